@@ -1,0 +1,248 @@
+"""The rules in motion: start a game, list the legal moves, apply a move, add up a match."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import KING, RANK_TEXT, Card
+from engine.dealer import Dealer, DealerError
+from engine.moves import CENTER, END, HAND, PAYOFF, SIDE, IllegalMoveError, Move
+from engine.rules import G4A, Ruleset
+from engine.state import GameState, Outcome, PlayerState, PlayerView, Pool, Reason, Stack
+
+
+def new_game(dealer: Dealer, ruleset: Ruleset = G4A, starter: int = 0) -> GameState:
+    """Deal a game through `dealer`; `starter` (0 or 1) plays turn 1."""
+    deal = dealer.deal(ruleset, starter)
+    empty_sides: tuple[Stack, ...] = ((),) * ruleset.side_stacks
+    players = tuple(PlayerState(deal.hands[p], deal.payoff_tops[p], ruleset.payoff_size, empty_sides, deal.unseen[p]) for p in (0, 1))
+    return GameState(
+        ruleset=ruleset,
+        players=players,  # type: ignore[arg-type]
+        center=((),) * ruleset.center_stacks,
+        stock_count=ruleset.stock_at_start,
+        pools=(),
+        to_move=starter,
+        turn=1,
+        starter=starter,
+    )
+
+
+def _fits(rank: int, stack: Stack, ruleset: Ruleset) -> bool:
+    """Whether a card of `rank` may go on a center stack: the next rank, or a King (R2: also on an empty one)."""
+    if rank == KING:
+        return bool(stack) or ruleset.king_starts_center
+    return rank == len(stack) + 1
+
+
+def _misfit(rank: int, stack: Stack, target: int, noun: str) -> IllegalMoveError:
+    need = RANK_TEXT[len(stack) + 1]
+    place = f"c{target + 1}"
+    if rank == KING:
+        return IllegalMoveError(f"{place} is empty and this ruleset does not let a King start a center stack")
+    article = "an" if need in ("A", "8") else "a"
+    empty = " is empty and" if not stack else ""
+    return IllegalMoveError(f"{place}{empty} needs {article} {need}; {noun} does not fit")
+
+
+def _check_place(kind: str, index: int, count: int, move: Move) -> None:
+    if not 0 <= index < count:
+        name = "center" if kind == CENTER else "side"
+        raise IllegalMoveError(f"{move}: there is no {name} stack {kind}{index + 1}; they are {kind}1-{kind}{count}")
+
+
+def _hand_card(hand: Stack, rank: int) -> Card | None:
+    for card in hand:
+        if card.rank == rank:
+            return card
+    return None
+
+
+def check_move(view: PlayerView, move: Move) -> None:
+    """Raise IllegalMoveError, with a message for the player, unless `move` is legal in `view`."""
+    if view.outcome is not None:
+        raise IllegalMoveError("the game is over")
+    if view.player != view.to_move:
+        raise IllegalMoveError("it is not this player's turn")
+    _check(view.ruleset, view.hand, 0, view.payoff_top, view.side, view.center, move)
+
+
+def _check(
+    ruleset: Ruleset, hand: Stack, unseen: int, payoff_top: Card | None, side: tuple[Stack, ...], center: tuple[Stack, ...], move: Move
+) -> None:
+    """The rules for one move, in terms of the mover's cards and the center stacks."""
+    src = move.source
+    if src == END:
+        if hand or unseen:
+            count = len(hand) + unseen
+            raise IllegalMoveError(
+                f"you still hold {count} card{'s' if count > 1 else ''}: a turn ends by putting one on a side stack (R5)"
+            )
+        return
+    if move.target == SIDE:
+        _check_place(SIDE, move.target_index, ruleset.side_stacks, move)
+        if src == PAYOFF:
+            raise IllegalMoveError(f"{move}: pay-off cards go only to center stacks (R6)")
+        if src == SIDE:
+            raise IllegalMoveError(f"{move}: side stack cards go only to center stacks (R6)")
+        if not unseen and _hand_card(hand, move.source_index) is None:
+            raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[move.source_index]} in your hand")
+        return
+    _check_place(CENTER, move.target_index, ruleset.center_stacks, move)
+    stack = center[move.target_index]
+    if src == PAYOFF:
+        if payoff_top is None:
+            raise IllegalMoveError(f"{move}: your pay-off pile is empty")
+        rank, noun = payoff_top.rank, f"your pay-off {RANK_TEXT[payoff_top.rank]}"
+    elif src == SIDE:
+        _check_place(SIDE, move.source_index, ruleset.side_stacks, move)
+        pile = side[move.source_index]
+        if not pile:
+            raise IllegalMoveError(f"{move}: side stack s{move.source_index + 1} is empty")
+        rank, noun = pile[-1].rank, f"the {RANK_TEXT[pile[-1].rank]} on s{move.source_index + 1}"
+    else:
+        rank, noun = move.source_index, f"your {RANK_TEXT[move.source_index]}"
+        if not unseen and _hand_card(hand, rank) is None:
+            raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[rank]} in your hand")
+    if not _fits(rank, stack, ruleset):
+        raise _misfit(rank, stack, move.target_index, noun)
+
+
+def legal_moves(position: GameState | PlayerView) -> list[Move]:
+    """Every legal move of the player to move, each once, sorted by its notation."""
+    view = position.view(position.to_move) if isinstance(position, GameState) else position
+    if view.outcome is not None or view.player != view.to_move:
+        return []
+    ruleset, center = view.ruleset, view.center
+    targets = range(len(center))
+    moves: list[Move] = []
+    if view.payoff_top is not None:
+        moves += [Move(PAYOFF, 0, CENTER, t) for t in targets if _fits(view.payoff_top.rank, center[t], ruleset)]
+    for i, pile in enumerate(view.side):
+        if pile:
+            moves += [Move(SIDE, i, CENTER, t) for t in targets if _fits(pile[-1].rank, center[t], ruleset)]
+    for rank in sorted({card.rank for card in view.hand}):
+        moves += [Move(HAND, rank, CENTER, t) for t in targets if _fits(rank, center[t], ruleset)]
+        moves += [Move(HAND, rank, SIDE, i) for i in range(ruleset.side_stacks)]
+    if not view.hand:
+        moves.append(Move(END))
+    return sorted(moves, key=str)
+
+
+def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
+    """The state after `move`; raises IllegalMoveError (the state is unchanged) if the rules forbid it.
+
+    A discard or ``end`` also ends the turn: the dealer draws for the next player and merges pools (R12).
+    """
+    if state.outcome is not None:
+        raise IllegalMoveError("the game is over")
+    p = state.to_move
+    me = state.players[p]
+    ruleset = state.ruleset
+    _check(ruleset, me.hand, me.unseen, me.payoff_top, me.side, state.center, move)
+    src = move.source
+    if src == END:
+        return _end_turn(state, state.players, state.center, state.pools, dealer)
+    hand, unseen = me.hand, me.unseen
+    if src == HAND:
+        known = _hand_card(hand, move.source_index)
+        card = dealer.show(p, move.source_index, known)
+        if card.rank != move.source_index:
+            raise DealerError(f"the dealer showed {card} for a {RANK_TEXT[move.source_index]}")
+        if known is not None:
+            i = hand.index(known)
+            hand = hand[:i] + hand[i + 1 :]
+        else:
+            unseen -= 1
+    if move.target == SIDE:
+        side = list(me.side)
+        side[move.target_index] += (card,)
+        players = _replace_player(state.players, p, PlayerState(hand, me.payoff_top, me.payoff_count, tuple(side), unseen))
+        return _end_turn(state, players, state.center, state.pools, dealer)
+    payoff_top, payoff_count, side_t = me.payoff_top, me.payoff_count, me.side
+    if src == PAYOFF:
+        card = payoff_top  # type: ignore[assignment]
+        payoff_count -= 1
+        payoff_top = dealer.turn_up(p) if payoff_count else None
+    elif src == SIDE:
+        pile = side_t[move.source_index]
+        card = pile[-1]
+        side_l = list(side_t)
+        side_l[move.source_index] = pile[:-1]
+        side_t = tuple(side_l)
+    t = move.target_index
+    stack = state.center[t] + (card,)
+    pools = state.pools
+    if len(stack) >= ruleset.complete_at:
+        pools = pools + (Pool(state.turn, stack),)
+        stack = ()
+    center = state.center[:t] + (stack,) + state.center[t + 1 :]
+    players = _replace_player(state.players, p, PlayerState(hand, payoff_top, payoff_count, side_t, unseen))
+    outcome = None
+    if payoff_count == 0:
+        outcome = Outcome(Reason.PAYOFF_EMPTY, p, state.players[1 - p].payoff_count)
+    return GameState(ruleset, players, center, state.stock_count, pools, p, state.turn, state.starter, outcome)
+
+
+def _replace_player(players: tuple[PlayerState, PlayerState], p: int, new: PlayerState) -> tuple[PlayerState, PlayerState]:
+    return (new, players[1]) if p == 0 else (players[0], new)
+
+
+def _end_turn(
+    state: GameState, players: tuple[PlayerState, PlayerState], center: tuple[Stack, ...], pools: tuple[Pool, ...], dealer: Dealer
+) -> GameState:
+    """Draw for the next player from the stock, then merge the pools completed a turn earlier (R12).
+
+    The next turn is a tie (R8) if that draw took nothing and neither stock nor pools hold a card.
+    """
+    turn, nxt = state.turn, 1 - state.to_move
+    completed = tuple(pool for pool in pools if pool.turn == turn)
+    merging = tuple(pool for pool in pools if pool.turn < turn)
+    them = players[nxt]
+    count = min(max(0, state.ruleset.hand_size - them.hand_count), state.stock_count)
+    draw = dealer.end_turn(turn, completed, merging, nxt, count)
+    if len(draw.cards) + draw.unseen != count:
+        raise DealerError(f"the dealer drew {len(draw.cards) + draw.unseen} cards where {count} were due")
+    stock = state.stock_count - count + sum(len(pool.cards) for pool in merging)
+    players = _replace_player(
+        players, nxt, PlayerState(them.hand + draw.cards, them.payoff_top, them.payoff_count, them.side, them.unseen + draw.unseen)
+    )
+    outcome = None
+    if count == 0 and stock == 0 and not completed:
+        outcome = Outcome(Reason.STOCK_EXHAUSTED, None, 0)
+    return GameState(state.ruleset, players, center, stock, completed, nxt, turn + 1, state.starter, outcome)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Games added up to the ruleset's target (R9, R10). Player 0 created the match and starts game 1."""
+
+    ruleset: Ruleset = G4A
+    scores: tuple[int, int] = (0, 0)
+    games: int = 0
+
+    @property
+    def next_starter(self) -> int:
+        """Who starts the next game: the players take turns (R9)."""
+        return self.games % 2
+
+    @property
+    def winner(self) -> int | None:
+        """The player who reached the target score, if any."""
+        for p in (0, 1):
+            if self.scores[p] >= self.ruleset.target_score:
+                return p
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def record(self, outcome: Outcome) -> Match:
+        """The match after a game ended with `outcome`."""
+        if self.is_over:
+            raise ValueError("the match is already over")
+        scores = list(self.scores)
+        if outcome.winner is not None:
+            scores[outcome.winner] += outcome.points
+        return Match(self.ruleset, (scores[0], scores[1]), self.games + 1)

@@ -1,0 +1,35 @@
+"""Whole games between bots: the loop behind self-play, benchmarks and tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.bots import Bot
+from engine.dealer import Dealer
+from engine.game import apply, new_game
+from engine.moves import Move
+from engine.rules import G4A, Ruleset
+from engine.state import GameState, Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game: its outcome, the number of turns played and every move in order."""
+
+    outcome: Outcome
+    turns: int
+    moves: tuple[Move, ...]
+    final: GameState
+
+
+def play_game(bots: tuple[Bot, Bot], dealer: Dealer, ruleset: Ruleset = G4A, starter: int = 0, max_moves: int = 100_000) -> PlayedGame:
+    """Play one game to its end; each bot sees only its own view."""
+    state = new_game(dealer, ruleset, starter)
+    moves: list[Move] = []
+    while state.outcome is None:
+        if len(moves) >= max_moves:
+            raise RuntimeError(f"no end after {max_moves} moves")
+        move = bots[state.to_move].choose(state.view(state.to_move))
+        state = apply(state, move, dealer)
+        moves.append(move)
+    return PlayedGame(state.outcome, state.turn - (state.outcome.winner is None), tuple(moves), state)
