@@ -1,0 +1,76 @@
+"""The errors of play by mail: one base, :class:`SpiteError`, and named subclasses whose messages speak to a player."""
+
+from __future__ import annotations
+
+
+class SpiteError(Exception):
+    """Anything the pbm package refuses; the CLI prints the message and exits with status 1."""
+
+
+# --- identities (pbm/identity.py) ---
+
+
+class IdentityError(SpiteError):
+    """An identity key file that cannot be read, written or used."""
+
+
+class PassphraseError(IdentityError):
+    """A wrong or missing passphrase for an identity key file."""
+
+
+class PublicKeyError(IdentityError):
+    """Text that is not a shared public key (``spite1:...``)."""
+
+
+# --- save files (pbm/saves.py) ---
+
+
+class SaveFormatError(SpiteError):
+    """A save file that is not a well-formed spite save; `field` names the offending field when there is one."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class UnsupportedFormatError(SaveFormatError):
+    """A save of another format or of a version this spite does not read."""
+
+
+class TooLargeError(SaveFormatError):
+    """A save file over the 16 KiB limit."""
+
+
+class BadSignatureError(SpiteError):
+    """The signature does not match the file's content: the file was changed after signing."""
+
+
+class UnknownKeyError(SpiteError):
+    """The file is signed by a key that is not the one pinned for that player."""
+
+
+# --- the journal (pbm/journal.py) ---
+
+
+class JournalError(SpiteError):
+    """The local journal refuses a save, or cannot be used."""
+
+
+class ReplayError(JournalError):
+    """A save already played from is offered again."""
+
+
+class RollbackError(JournalError):
+    """A save older than the latest one known for its match."""
+
+
+class ForkError(JournalError):
+    """A second, different save continuing from the same point."""
+
+
+class KeyMismatchError(JournalError):
+    """A player's key differs from the one pinned for that match."""
+
+
+class ChainError(JournalError):
+    """A save that does not continue from the latest save known for its match."""
