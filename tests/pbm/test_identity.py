@@ -1,0 +1,137 @@
+"""Identities: created once, kept private (0600), passphrase-protected, shared as one line."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from pbm import home as spite_home_module
+from pbm.errors import BadSignatureError, IdentityError, PassphraseError, PublicKeyError
+from pbm.identity import PublicKey, bot_path, load, load_or_create, needs_passphrase, player_path, rename
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_created_on_first_use_then_loaded(tmp_path: Path) -> None:
+    first = load_or_create(tmp_path, "Alice")
+    again = load_or_create(tmp_path, "ignored for an existing identity")
+    assert first.path == player_path(tmp_path) == tmp_path / "identity.pem"
+    assert again.name == "Alice"
+    assert again.public_text == first.public_text
+    assert again.private_bytes() == first.private_bytes()
+    assert len(first.private_bytes()) == 32
+
+
+def test_key_file_has_mode_0600_whatever_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        identity = load_or_create(tmp_path, "Alice")
+        bot = load_or_create(tmp_path, "Bot", path=bot_path(tmp_path, "greedy"))
+    finally:
+        os.umask(old)
+    assert mode(identity.path) == 0o600
+    assert mode(bot.path) == 0o600
+    assert mode(tmp_path / "bots") == 0o700
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_spite_home_from_env_is_created_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPITE_HOME", str(tmp_path / "h"))
+    home = spite_home_module.spite_home()
+    assert home == tmp_path / "h"
+    assert mode(home) == 0o700
+
+
+def test_bots_live_apart_and_differ_from_the_player(tmp_path: Path) -> None:
+    me = load_or_create(tmp_path, "Alice")
+    bot = load_or_create(tmp_path, "Expert", path=bot_path(tmp_path, "expert"))
+    assert bot.path == tmp_path / "bots" / "expert.pem"
+    assert bot.public_text != me.public_text
+    with pytest.raises(IdentityError):
+        bot_path(tmp_path, "../escape")
+
+
+def test_passphrase_protects_the_key(tmp_path: Path) -> None:
+    made = load_or_create(tmp_path, "Alice", passphrase="correct horse")
+    assert needs_passphrase(made.path)
+    assert b"PRIVATE KEY" in made.path.read_bytes()
+    assert made.private_bytes() not in made.path.read_bytes()
+    assert load(made.path, "correct horse").public_text == made.public_text
+    with pytest.raises(PassphraseError, match="wrong passphrase"):
+        load(made.path, "wrong")
+    with pytest.raises(PassphraseError, match="protected by a passphrase"):
+        load(made.path)
+
+
+def test_passphrase_for_a_plain_key_is_refused(tmp_path: Path) -> None:
+    made = load_or_create(tmp_path, "Alice")
+    assert not needs_passphrase(made.path)
+    with pytest.raises(PassphraseError, match="no passphrase"):
+        load(made.path, "something")
+
+
+def test_damaged_key_file_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "identity.pem"
+    path.write_text('spite-name: "A"\n-----BEGIN PRIVATE KEY-----\nnot base64\n-----END PRIVATE KEY-----\n')
+    with pytest.raises(IdentityError, match="identity"):
+        load(path)
+    path.write_text("hello")
+    with pytest.raises(IdentityError, match="no key"):
+        load(path)
+
+
+def test_rename_keeps_the_key(tmp_path: Path) -> None:
+    made = load_or_create(tmp_path, "Alice")
+    renamed = rename(made, "Alicia")
+    loaded = load(made.path)
+    assert loaded.name == "Alicia"
+    assert loaded.public_text == made.public_text == renamed.public_text
+
+
+def test_public_text_round_trips_and_fingerprint_is_short(tmp_path: Path) -> None:
+    me = load_or_create(tmp_path, "Alice")
+    assert me.public_text.startswith("spite1:") and len(me.public_text) == 7 + 43
+    assert "\n" not in me.public_text
+    assert PublicKey.parse("  " + me.public_text + "\n") == me.public_key
+    fp = me.fingerprint
+    assert len(fp) == 19 and fp.count("-") == 3
+    assert all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567-" for c in fp)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "hello", "spite1:", "spite1:abc", "spite2:" + "A" * 43, "spite1:" + "A" * 42 + "!", "spite1:" + "A" * 44],
+)
+def test_garbage_public_text_is_refused(text: str) -> None:
+    with pytest.raises(PublicKeyError, match="not a"):
+        PublicKey.parse(text)
+
+
+def test_non_canonical_public_text_is_refused() -> None:
+    assert PublicKey.parse("spite1:" + "A" * 43).raw == bytes(32)
+    with pytest.raises(PublicKeyError, match="changed or mistyped"):
+        PublicKey.parse("spite1:" + "A" * 42 + "B")  # same bytes, but the 2 unused bits are set
+
+
+def test_sign_and_verify(tmp_path: Path) -> None:
+    me = load_or_create(tmp_path, "Alice")
+    other = load_or_create(tmp_path, "Bob", path=bot_path(tmp_path, "bob"))
+    signature = me.sign(b"turn 14")
+    assert len(signature) == 64
+    me.verify(signature, b"turn 14")
+    me.public_key.verify(signature, b"turn 14")
+    with pytest.raises(BadSignatureError):
+        me.verify(signature, b"turn 15")
+    with pytest.raises(BadSignatureError):
+        other.verify(signature, b"turn 14")
+
+
+def test_repr_hides_the_private_key(tmp_path: Path) -> None:
+    me = load_or_create(tmp_path, "Alice")
+    assert me.private_bytes().hex() not in repr(me)
+    assert "Alice" in repr(me)
