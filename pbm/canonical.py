@@ -1,0 +1,71 @@
+"""Canonical bytes of parsed data (RFC 8785-style JSON), the only thing spite ever signs or hashes.
+
+Only text, whole numbers (at most 2**53-1 in size, so every JSON reader agrees), true/false,
+lists and tables with text keys are allowed: a float, a date or a null is refused, naming
+where it sits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from pbm.errors import SaveFormatError
+
+MAX_SAFE_INT = 2**53 - 1  # RFC 8785 numbers are IEEE doubles: larger integers would not survive
+
+
+def canonical(value: Any) -> bytes:
+    """The canonical JSON of `value`: keys sorted by UTF-16 code units, no whitespace, UTF-8; raises SaveFormatError."""
+    try:
+        return "".join(_encode(value, "")).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise SaveFormatError("a text field holds characters that are not valid Unicode") from e
+
+
+def check_values(value: Any, where: str = "") -> None:
+    """Raise SaveFormatError, naming the field under `where`, unless `value` can be encoded canonically."""
+    for _ in _encode(value, where):
+        pass
+
+
+def join(where: str, key: str) -> str:
+    """The dotted name of field `key` inside `where`."""
+    return f"{where}.{key}" if where else key
+
+
+def _encode(value: Any, where: str) -> Iterator[str]:
+    if value is True or value is False:
+        yield "true" if value else "false"
+    elif isinstance(value, int):
+        if abs(value) > MAX_SAFE_INT:
+            raise SaveFormatError(f"field {where!r}: the number {value} is too large (at most {MAX_SAFE_INT})", where)
+        yield str(value)
+    elif isinstance(value, str):
+        yield json.dumps(value, ensure_ascii=False)  # escapes exactly as RFC 8785 (ECMAScript) does
+    elif isinstance(value, list | tuple):
+        yield "["
+        for i, item in enumerate(value):
+            if i:
+                yield ","
+            yield from _encode(item, f"{where}[{i}]")
+        yield "]"
+    elif isinstance(value, Mapping):
+        yield "{"
+        for i, key in enumerate(sorted(value, key=lambda k: _utf16(k, where))):
+            if i:
+                yield ","
+            yield json.dumps(key, ensure_ascii=False)
+            yield ":"
+            yield from _encode(value[key], join(where, key))
+        yield "}"
+    else:
+        kind = "floating-point numbers are" if isinstance(value, float) else f"{type(value).__name__} values are"
+        raise SaveFormatError(f"field {where!r}: {kind} not allowed in a save (use whole numbers, text, true/false, lists, tables)", where)
+
+
+def _utf16(key: Any, where: str) -> bytes:
+    if not isinstance(key, str):
+        raise SaveFormatError(f"field {where!r}: table keys are text, not {type(key).__name__} ({key!r})", where)
+    return key.encode("utf-16-be", "surrogatepass")

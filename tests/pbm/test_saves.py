@@ -1,0 +1,321 @@
+"""Save files: strict parsing, signatures over canonical payloads, hashes, atomic writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.rules import G4A, Ruleset
+from pbm import saves
+from pbm.canonical import canonical
+from pbm.errors import BadSignatureError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
+from pbm.identity import Identity, bot_path, load_or_create
+from pbm.saves import Player, SaveFile, TurnRecord
+
+
+@pytest.fixture(scope="module")
+def people(tmp_path_factory: pytest.TempPathFactory) -> tuple[Identity, Identity, Identity]:
+    home = tmp_path_factory.mktemp("home")
+    return (
+        load_or_create(home, "Alice"),
+        load_or_create(home, "Bob", path=bot_path(home, "bob")),
+        load_or_create(home, "Mallory", path=bot_path(home, "mallory")),
+    )
+
+
+def make(alice: Identity, bob: Identity, **changes: object) -> SaveFile:
+    base = SaveFile(
+        match="00112233445566778899aabbccddeeff",
+        seq=3,
+        game=1,
+        turn=1,
+        prev="ab" * 32,
+        rules=G4A,
+        players=(Player(alice.name, alice.public_text), Player(bob.name, bob.public_text)),
+        score=(0, 12),
+        state={"center": [["A", "2"], [], []], "stock": 54, "note": "héllo ♥"},
+        history=(TurnRecord(0, "p-c1 7-c2 Q-s2"),),
+        protocol={"epoch": 2, "points": ["00" * 32, "11" * 32]},
+        secrets={0: "c2VjcmV0", 1: "b3RoZXI"},
+    )
+    return dataclasses.replace(base, **changes)
+
+
+@pytest.fixture()
+def signed(people: tuple[Identity, Identity, Identity]) -> SaveFile:
+    alice, bob, _ = people
+    return saves.sign(make(alice, bob), alice)
+
+
+def toml_text(save: SaveFile) -> str:
+    return saves.to_toml(save).decode()
+
+
+# --- round trips ---
+
+
+def test_round_trip_keeps_every_field_signature_and_hash(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    back = saves.parse(saves.to_toml(signed))
+    assert back == signed
+    assert back.hash == signed.hash
+    saves.verify(back, people[0].public_text)
+    assert back.signer == 0
+
+
+def test_signer_is_the_seat_of_the_signing_key(people: tuple[Identity, ...]) -> None:
+    alice, bob, mallory = people
+    save = saves.sign(make(alice, bob), bob)
+    assert save.signer == 1
+    saves.verify(saves.parse(saves.to_toml(save)), bob.public_key)
+    with pytest.raises(UnknownKeyError, match="not a player"):
+        saves.sign(make(alice, bob), mallory)
+
+
+def test_signature_ignores_toml_layout(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    text = toml_text(signed)
+    relaid = "# a comment someone added\n" + text.replace(" = ", "   =   ").replace('"spite-save"', "'spite-save'")
+    back = saves.parse(relaid.encode())
+    saves.verify(back, people[0].public_text)
+    assert back.hash == signed.hash
+
+
+def test_hash_chains_and_depends_on_the_signature(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    alice, bob, _ = people
+    nxt = saves.sign(make(alice, bob, seq=4, turn=2, prev=signed.hash), bob)
+    assert nxt.prev == signed.hash
+    assert len(signed.hash) == 64
+    assert signed.hash != dataclasses.replace(signed, signature=nxt.signature).hash
+    assert signed.hash == __import__("hashlib").sha256(canonical(saves.payload(signed))).hexdigest()
+
+
+def test_first_save_has_empty_prev_and_no_null_anywhere(people: tuple[Identity, ...]) -> None:
+    alice, bob, _ = people
+    first = saves.sign(make(alice, bob, seq=1, turn=0, prev="", history=(), state={}, protocol={}, secrets={}), alice)
+    back = saves.parse(saves.to_toml(first))
+    assert back == first and back.prev == ""
+    with pytest.raises(SaveFormatError, match="prev"):
+        make(alice, bob, seq=1)
+    with pytest.raises(SaveFormatError, match="prev"):
+        make(alice, bob, seq=2, prev="")
+
+
+def test_canonical_encoding_is_rfc8785_style() -> None:
+    assert (
+        canonical({"b": 1, "a": [True, False, "x"], "é": {"z": "\n\u2028"}})
+        == '{"a":[true,false,"x"],"b":1,"é":{"z":"\\n\u2028"}}'.encode()
+    )
+    # RFC 8785 sorts keys by UTF-16 code units: U+FF5E sorts after U+1F600's surrogates, unlike code points
+    assert canonical({"\uff5e": 1, "\U0001f600": 2}) == '{"\U0001f600":2,"\uff5e":1}'.encode()
+    with pytest.raises(SaveFormatError, match="floating-point"):
+        canonical({"a": [1.5]})
+
+
+toml_values = st.recursive(
+    st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    state=st.dictionaries(st.text(max_size=6), toml_values, max_size=4),
+    protocol=st.dictionaries(st.text(max_size=6), toml_values, max_size=3),
+)
+def test_any_plain_state_and_protocol_round_trip(people: tuple[Identity, ...], state: dict, protocol: dict) -> None:
+    alice, bob, _ = people
+    save = saves.sign(make(alice, bob, state=state, protocol=protocol), alice)
+    back = saves.parse(saves.to_toml(save))
+    assert back == save
+    saves.verify(back, alice.public_text)
+
+
+# --- refusals: format and size ---
+
+
+def test_too_big_is_refused_before_anything_else() -> None:
+    with pytest.raises(TooLargeError, match="16 KiB"):
+        saves.parse(b"\xff" * (saves.MAX_BYTES + 1))
+    with pytest.raises(TooLargeError):
+        saves.parse(b'format = "other"\n' + b"#" * saves.MAX_BYTES)
+
+
+def test_writing_a_too_big_save_is_refused(people: tuple[Identity, ...]) -> None:
+    alice, bob, _ = people
+    save = saves.sign(make(alice, bob, protocol={"blob": "x" * saves.MAX_BYTES}), alice)
+    with pytest.raises(TooLargeError):
+        saves.to_toml(save)
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00\x01\x02garbage", b"hello world", b"[[[", "\u00e9".encode("latin-1")])
+def test_garbage_is_not_a_save(data: bytes) -> None:
+    with pytest.raises(SaveFormatError, match="not a spite save"):
+        saves.parse(data)
+
+
+def test_truncated_file_is_refused(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    data = saves.to_toml(signed)
+    for cut in range(0, len(data) - 1, 7):
+        # TOML has no end marker: a cut between two fields parses, and then the signature fails.
+        with pytest.raises((SaveFormatError, BadSignatureError)):
+            saves.verify(saves.parse(data[:cut]), people[0].public_text)
+
+
+def test_unknown_format_or_version_is_unsupported(signed: SaveFile) -> None:
+    text = toml_text(signed)
+    with pytest.raises(UnsupportedFormatError, match="version 2"):
+        saves.parse(text.replace("version = 1", "version = 2").encode())
+    with pytest.raises(UnsupportedFormatError, match="format"):
+        saves.parse(text.replace('format = "spite-save"', 'format = "chess-pgn"').encode())
+    with pytest.raises(SaveFormatError, match="version"):
+        saves.parse(text.replace("version = 1", 'version = "1"').encode())
+
+
+def test_a_float_anywhere_is_refused_naming_the_field(signed: SaveFile) -> None:
+    text = toml_text(signed)
+    with pytest.raises(SaveFormatError, match=r"'state\.stock'.*floating-point") as info:
+        saves.parse(text.replace("stock = 54", "stock = 54.0").encode())
+    assert info.value.field == "state.stock"
+    with pytest.raises(SaveFormatError, match="turn"):
+        saves.parse(text.replace("turn = 1", "turn = 1.0").encode())
+
+
+def test_dates_are_refused(signed: SaveFile) -> None:
+    text = toml_text(signed).replace("stock = 54", "stock = 1979-05-27")
+    with pytest.raises(SaveFormatError, match=r"state\.stock"):
+        saves.parse(text.encode())
+
+
+@pytest.mark.parametrize(
+    "field",
+    ["match", "seq", "game", "turn", "prev", "signer", "signature", "score", "rules", "players", "state", "history", "protocol", "secrets"],
+)
+def test_missing_field_is_named(signed: SaveFile, field: str) -> None:
+    doc = saves.payload(signed)
+    del doc[field]
+    with pytest.raises(SaveFormatError, match=repr(field)) as info:
+        saves.parse(__import__("tomli_w").dumps(doc).encode())
+    assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        ("turn = 1", 'turn = "one"', "turn"),
+        ("signer = 0", "signer = 2", "signer"),
+        ("seq = 3", "seq = 0", "seq"),
+        ("decks = 2", "decks = true", "rules.decks"),
+        ("payoff_size = 20", "payoff_size = 60", "rules"),
+        ('match = "00112233445566778899aabbccddeeff"', 'match = "not hex"', "match"),
+        ('moves = "p-c1 7-c2 Q-s2"', 'moves = "p-c1 x-c9"', "history[0].moves"),
+        ("by = 0", "by = 3", "history[0].by"),
+        ("score = [", "extra = 1\nscore = [", "extra"),
+    ],
+)
+def test_ill_typed_or_impossible_field_is_named(signed: SaveFile, old: str, new: str, field: str) -> None:
+    text = toml_text(signed)
+    assert old in text
+    with pytest.raises(SaveFormatError) as info:
+        saves.parse(text.replace(old, new, 1).encode())
+    assert info.value.field == field
+    assert field in str(info.value)
+
+
+def test_unsigned_file_is_refused(people: tuple[Identity, ...]) -> None:
+    alice, bob, _ = people
+    with pytest.raises(SaveFormatError, match="never signed"):
+        saves.parse(saves.to_toml(make(alice, bob)))
+
+
+# --- refusals: signatures ---
+
+
+def test_any_change_breaks_the_signature(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    alice = people[0]
+    text = toml_text(signed)
+    for old, new in [
+        ("stock = 54", "stock = 53"),
+        ("0,\n 12,", "12,\n 0,"),
+        ('"p-c1 7-c2 Q-s2"', '"p-c1 7-c2 Q-s3"'),
+        ("turn = 1", "turn = 2"),
+    ]:
+        assert old in text, old
+        tampered = saves.parse(text.replace(old, new).encode())
+        with pytest.raises(BadSignatureError, match="changed"):
+            saves.verify(tampered, alice.public_text)
+
+
+def test_signature_by_another_key_is_unknown_not_bad(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    alice, bob, mallory = people
+    # Mallory puts her own key in Alice's seat and signs: a valid signature, but not by the pinned key.
+    forged = saves.sign(dataclasses.replace(signed, players=(Player("Alice", mallory.public_text), signed.players[1])), mallory)
+    back = saves.parse(saves.to_toml(forged))
+    with pytest.raises(UnknownKeyError, match=mallory.fingerprint):
+        saves.verify(back, alice.public_text)
+    with pytest.raises(UnknownKeyError):
+        saves.verify(signed, bob.public_key)
+
+
+def test_signature_swapped_in_from_another_save_is_bad(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    alice, bob, _ = people
+    other = saves.sign(make(alice, bob, turn=5), alice)
+    with pytest.raises(BadSignatureError):
+        saves.verify(dataclasses.replace(signed, signature=other.signature), alice.public_text)
+
+
+# --- files ---
+
+
+def test_write_atomic_replaces_whole_files(tmp_path: Path, signed: SaveFile) -> None:
+    path = tmp_path / "a.toml"
+    saves.write_atomic(path, b"old")
+    saves.write_atomic(path, saves.to_toml(signed))
+    assert saves.read(path) == signed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.toml"]
+    assert os.stat(path).st_mode & 0o777 == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_read_refuses_a_huge_file_and_a_missing_one(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (saves.MAX_BYTES * 4))
+    with pytest.raises(TooLargeError):
+        saves.read(big)
+    with pytest.raises(SaveFormatError, match="cannot read"):
+        saves.read(tmp_path / "missing.toml")
+
+
+def test_fresh_path_never_overwrites(tmp_path: Path, signed: SaveFile) -> None:
+    name = saves.default_name(signed)
+    assert name == "spite-00112233-g1-t1.toml"
+    incoming = tmp_path / name
+    incoming.write_bytes(b"x")
+    fresh = saves.fresh_path(signed, incoming)
+    assert fresh.parent == tmp_path and fresh != incoming and not fresh.exists()
+    assert fresh.name == "spite-00112233-g1-t1-2.toml"
+    assert saves.fresh_path(signed, tmp_path / "elsewhere.toml") == incoming.with_name(fresh.name)
+    other_dir = tmp_path / "d"
+    other_dir.mkdir()
+    assert saves.fresh_path(signed, other_dir) == other_dir / name
+
+
+def test_new_match_ids_are_fresh_hex() -> None:
+    a, b = saves.new_match_id(), saves.new_match_id()
+    assert a != b and len(a) == 32 and int(a, 16) >= 0
+
+
+def test_small_rulesets_round_trip(people: tuple[Identity, ...]) -> None:
+    alice, bob, _ = people
+    tiny = Ruleset(name="tiny", payoff_size=5, target_score=10)
+    save = saves.sign(make(alice, bob, rules=tiny), bob)
+    assert saves.parse(saves.to_toml(save)).rules == tiny
