@@ -18,17 +18,23 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """The bot called `name` (``random``, ``greedy``, …), seeded with `seed`."""
+def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
+    """The bot called `name` (``random``, ``greedy``/``easy``, ``normal``, ``expert``), seeded with `seed`.
+
+    `think` caps the seconds the searching levels spend on one plan (None: their default).
+    """
+    from engine.bots.expert import DEFAULT_THINK, ExpertBot
     from engine.bots.greedy import GreedyBot
     from engine.bots.random import RandomBot
 
-    makers = {"random": RandomBot, "greedy": GreedyBot}
+    if name in ("normal", "expert"):
+        return ExpertBot(seed, level=name, think=DEFAULT_THINK if think is None else think)
+    makers = {"random": RandomBot, "greedy": GreedyBot, "easy": GreedyBot}
     try:
         maker = makers[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(makers))}") from None
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}") from None
     return maker(seed)
 
 
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "easy", "normal", "expert")

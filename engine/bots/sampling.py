@@ -1,0 +1,99 @@
+"""Determinization: deal the cards a view cannot see at random, and play turns out in the resulting game.
+
+This is the only place a bot builds a GameState, and it builds it from a PlayerView and a random generator only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.bots.greedy import GreedyBot
+from engine.cards import Card, full_deck
+from engine.dealer import LocalDealer
+from engine.game import apply
+from engine.moves import Move
+from engine.state import GameState, PlayerState, PlayerView, Pool
+
+
+def unseen_cards(view: PlayerView) -> list[Card]:
+    """The full deck minus every card visible in `view`, in a fixed order."""
+    deck: Counter[Card] = Counter(full_deck(view.ruleset.decks))
+    spare: dict[int, list[Card]] = {}
+    for card in deck:
+        spare.setdefault(card.rank, []).append(card)
+    visible = [*view.hand, *view.shuffling_in]
+    for piles in (view.side, view.opponent.side, view.center):
+        for pile in piles:
+            visible.extend(pile)
+    visible += [top for top in (view.payoff_top, view.opponent.payoff_top) if top is not None]
+    for card in visible:
+        if card.suit is not None and deck[card] > 0:
+            deck[card] -= 1
+            continue
+        # a card written without its suit (position files) stands for any copy of its rank
+        for other in spare[card.rank]:
+            if deck[other] > 0:
+                deck[other] -= 1
+                break
+    return list(deck.elements())
+
+
+def determinize(view: PlayerView, unseen: Sequence[Card], rng: random.Random, old_pools: int) -> tuple[GameState, LocalDealer]:
+    """A full game consistent with `view`: the unseen cards dealt at random to the opponent's hand, the stock and the piles.
+
+    `old_pools` is how many of the completed stacks being shuffled in were completed before this turn.
+    """
+    cards = list(unseen)
+    rng.shuffle(cards)
+    me, opp = view.player, 1 - view.player
+    them = view.opponent
+    hand_n = them.hand_count
+    mine_n = max(0, view.payoff_count - 1)
+    theirs_n = max(0, them.payoff_count - 1)
+    opp_hand = tuple(cards[:hand_n])
+    facedown: list[list[Card]] = [[], []]
+    facedown[me] = cards[hand_n : hand_n + mine_n]
+    facedown[opp] = cards[hand_n + mine_n : hand_n + mine_n + theirs_n]
+    stock = cards[hand_n + mine_n + theirs_n :]
+    size = view.ruleset.complete_at
+    chunks = [view.shuffling_in[i : i + size] for i in range(0, len(view.shuffling_in), size)]
+    pools = tuple(Pool(view.turn - 1 if n < old_pools else view.turn, chunk) for n, chunk in enumerate(chunks))
+    players: list[PlayerState] = [PlayerState((), None, 0, ()), PlayerState((), None, 0, ())]
+    players[me] = PlayerState(view.hand, view.payoff_top, view.payoff_count, view.side)
+    players[opp] = PlayerState(opp_hand, them.payoff_top, them.payoff_count, them.side)
+    state = GameState(view.ruleset, (players[0], players[1]), view.center, len(stock), pools, view.to_move, view.turn, 0)
+    dealer = LocalDealer.holding(stock, (facedown[0], facedown[1]), rng.getrandbits(32))
+    return state, dealer
+
+
+_GREEDY = GreedyBot()
+
+
+def play_turn(state: GameState, dealer: LocalDealer, max_moves: int = 200) -> GameState:
+    """The state after the player to move plays a whole greedy turn (or the game ends)."""
+    player, turn = state.to_move, state.turn
+    for _ in range(max_moves):
+        if state.outcome is not None or state.turn != turn:
+            break
+        state = apply(state, _GREEDY.choose(state.view(player)), dealer)
+    return state
+
+
+def rollout(state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int) -> float:
+    """Play `moves` (the rest of our turn), a greedy reply and a greedy turn of ours; score the pay-off cards each side played."""
+    for move in moves:
+        state = apply(state, move, dealer)
+    opp = 1 - me
+    before = state.players[opp].payoff_count
+    state = play_turn(state, dealer)
+    if state.outcome is not None:
+        return -30.0 if state.outcome.winner == opp else 0.0
+    theirs = before - state.players[opp].payoff_count
+    before = state.players[me].payoff_count
+    state = play_turn(state, dealer)
+    if state.outcome is not None and state.outcome.winner == me:
+        return 10.0 - 2.0 * theirs
+    ours = before - state.players[me].payoff_count
+    return ours - 2.0 * theirs
