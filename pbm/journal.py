@@ -1,0 +1,251 @@
+"""The journal: the local record (SQLite, ``<home>/journal.sqlite``) of every save seen and the keys pinned per match.
+
+It refuses, with named errors, what a cheating or confused opponent could send: a key change,
+a replayed old file, a fork (two versions of one turn), a rollback, or a gap in the chain.
+"""
+
+from __future__ import annotations
+
+import enum
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+
+from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError
+from pbm.identity import PublicKey
+from pbm.saves import Player, SaveFile
+
+JOURNAL_FILE = "journal.sqlite"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    match TEXT PRIMARY KEY,
+    name0 TEXT NOT NULL, key0 TEXT NOT NULL,
+    name1 TEXT NOT NULL, key1 TEXT NOT NULL,
+    target INTEGER NOT NULL,
+    pinned_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS saves (
+    hash TEXT PRIMARY KEY,
+    match TEXT NOT NULL REFERENCES matches(match),
+    seq INTEGER NOT NULL, game INTEGER NOT NULL, turn INTEGER NOT NULL,
+    prev TEXT NOT NULL, signer INTEGER NOT NULL,
+    score0 INTEGER NOT NULL, score1 INTEGER NOT NULL,
+    path TEXT NOT NULL, seen_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
+CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
+"""
+_SAVE_COLUMNS = "match, seq, game, turn, hash, prev, signer, score0, score1, path, seen_at"
+
+
+class Status(enum.Enum):
+    """What the journal knows of a save offered to it."""
+
+    NEW_MATCH = "new match"  # the first save of a match never seen here: its keys get pinned
+    UNKNOWN_MATCH = "unknown match"  # a later save of a match never seen here (a new machine): trust the file's chain
+    CONTINUES = "continues"  # the next save after the latest known one
+    LATEST = "latest"  # the latest known save itself, seen again
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRecord:
+    """One save as the journal remembers it."""
+
+    match: str
+    seq: int
+    game: int
+    turn: int
+    hash: str
+    prev: str
+    signer: int
+    score: tuple[int, int]
+    path: str
+    seen_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """The journal's answer for a save: its status, the latest save known before it, and the players newly pinned."""
+
+    status: Status
+    latest: SaveRecord | None = None
+    pinned: tuple[Player, ...] = ()  # keys pinned by recording this save (trust on first use): show their fingerprints
+
+    @property
+    def first_seen(self) -> bool:
+        """Whether this match is new to the journal (its keys are trusted on first use)."""
+        return self.status in (Status.NEW_MATCH, Status.UNKNOWN_MATCH)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """A match for ``spite games``: its players (pinned keys), target score and latest save."""
+
+    match: str
+    players: tuple[Player, Player]
+    target: int
+    latest: SaveRecord
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.latest.score
+
+    @property
+    def over(self) -> bool:
+        return max(self.score) >= self.target
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The seat to write the next save: the one that did not write the latest (None once the match is over)."""
+        return None if self.over else 1 - self.latest.signer
+
+    def seat_of(self, key: PublicKey | str) -> int | None:
+        """The seat whose pinned key is `key`, if any."""
+        text = key if isinstance(key, str) else key.text
+        return next((seat for seat, p in enumerate(self.players) if p.key == text), None)
+
+
+class Journal:
+    """The journal of one spite home. Use :meth:`open`; close it (or use ``with``) when done."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+        self._db = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, home: Path) -> Journal:
+        """Open (creating if missing) the journal under `home`; raises JournalError if it is damaged or too new."""
+        path = Path(home) / JOURNAL_FILE
+        try:
+            db = sqlite3.connect(path)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                db.close()
+                raise JournalError(f"the journal {path} was written by a newer spite: upgrade spite")
+            with db:
+                db.executescript(_SCHEMA)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as e:
+            raise JournalError(f"the journal {path} is damaged or not a journal: {e}") from e
+        return cls(db, path)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    # --- questions ---
+
+    def knows(self, match: str) -> bool:
+        """Whether this journal has seen the match (if not, the caller warns and trusts the file's own chain)."""
+        return self._db.execute("SELECT 1 FROM matches WHERE match = ?", (match,)).fetchone() is not None
+
+    def latest(self, match: str) -> SaveRecord | None:
+        """The latest save recorded for `match`, or None if the match is unknown."""
+        row = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? ORDER BY seq DESC LIMIT 1", (match,)).fetchone()
+        return _record(row) if row else None
+
+    def pinned(self, match: str) -> tuple[Player, Player] | None:
+        """The players (names and keys) pinned for `match`, or None if the match is unknown."""
+        row = self._db.execute("SELECT name0, key0, name1, key1 FROM matches WHERE match = ?", (match,)).fetchone()
+        return (Player(row[0], row[1]), Player(row[2], row[3])) if row else None
+
+    def matches(self) -> list[MatchInfo]:
+        """Every match seen, the most recently active first."""
+        infos = []
+        for match, name0, key0, name1, key1, target in self._db.execute("SELECT match, name0, key0, name1, key1, target FROM matches"):
+            latest = self.latest(match)
+            if latest is not None:
+                infos.append(MatchInfo(match, (Player(name0, key0), Player(name1, key1)), target, latest))
+        return sorted(infos, key=lambda m: (m.latest.seen_at, m.latest.seq), reverse=True)
+
+    def check(self, save: SaveFile) -> Check:
+        """What the journal makes of `save`; raises KeyMismatchError, ReplayError, ForkError, RollbackError or ChainError.
+
+        It does not check the signature: verify it first (against the pinned keys, :meth:`pinned`).
+        """
+        pinned = self.pinned(save.match)
+        if pinned is None:
+            status = Status.NEW_MATCH if save.seq == 1 else Status.UNKNOWN_MATCH
+            return Check(status, None, save.players)
+        for seat, (known, offered) in enumerate(zip(pinned, save.players, strict=True)):
+            if known.key != offered.key:
+                raise KeyMismatchError(
+                    f"the key of {known.name} (seat {seat}) has changed in this match: you pinned {known.fingerprint}, "
+                    f"this file says {offered.fingerprint}. Someone may be impersonating {known.name}; "
+                    "if they really have a new key, they should start a new match"
+                )
+        latest = self.latest(save.match)
+        if latest is None:  # a match row without saves: only an interrupted record could leave that
+            return Check(Status.NEW_MATCH, None, ())
+        digest = save.hash
+        if digest == latest.hash:
+            return Check(Status.LATEST, latest)
+        seen = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE hash = ?", (digest,)).fetchone()
+        if seen is not None:
+            old = _record(seen)
+            raise ReplayError(
+                f"you have already played from this file (game {old.game}, turn {old.turn}); "
+                f"the match is now at game {latest.game}, turn {latest.turn}"
+            )
+        sibling = self._db.execute(
+            f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND prev = ? AND signer = ? LIMIT 1", (save.match, save.prev, save.signer)
+        ).fetchone()
+        if sibling is not None:
+            raise ForkError(
+                f"{save.players[save.signer].name} sent two different versions of turn {save.turn} (game {save.game}); "
+                "the one you received first stands, this one is refused"
+            )
+        if save.seq <= latest.seq:
+            raise RollbackError(
+                f"this file is older than the latest you have: it is game {save.game}, turn {save.turn}, "
+                f"and you already have game {latest.game}, turn {latest.turn}"
+            )
+        if save.prev != latest.hash:
+            raise ChainError(
+                f"this file (game {save.game}, turn {save.turn}) does not follow the latest save you have "
+                f"(game {latest.game}, turn {latest.turn}): a file in between is missing"
+            )
+        if save.seq != latest.seq + 1:
+            raise ChainError(f"this file is numbered {save.seq} but follows save {latest.seq}: it was made wrongly")
+        return Check(Status.CONTINUES, latest)
+
+    # --- changes ---
+
+    def record(self, save: SaveFile, path: Path | str | None = None) -> Check:
+        """Check `save` (as :meth:`check`, same errors) and remember it, pinning the keys of a new match.
+
+        Recording the latest save again only updates where its file lies.
+        """
+        result = self.check(save)
+        where = str(Path(path).resolve()) if path is not None else ""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._db:
+            if result.status is Status.LATEST:
+                if where:
+                    self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (where, save.hash))
+                return result
+            if result.pinned:
+                p0, p1 = save.players
+                self._db.execute(
+                    "INSERT OR IGNORE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (save.match, p0.name, p0.key, p1.name, p1.key, save.rules.target_score, now),
+                )
+            self._db.execute(
+                f"INSERT INTO saves ({_SAVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
+            )
+        return result
+
+
+def _record(row: tuple) -> SaveRecord:
+    match, seq, game, turn, digest, prev, signer, score0, score1, path, seen_at = row
+    return SaveRecord(match, seq, game, turn, digest, prev, signer, (score0, score1), path, seen_at)

@@ -1,0 +1,197 @@
+"""The journal: trust on first use, and refusal of key changes, replays, forks, rollbacks and gaps."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from engine.rules import Ruleset
+from pbm import saves
+from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError
+from pbm.identity import Identity, bot_path, load_or_create
+from pbm.journal import Journal, Status
+from pbm.saves import Player, SaveFile
+
+MATCH = "feedfacecafebeef0011223344556677"
+
+
+@pytest.fixture(scope="module")
+def people(tmp_path_factory: pytest.TempPathFactory) -> tuple[Identity, Identity, Identity]:
+    home = tmp_path_factory.mktemp("keys")
+    return (
+        load_or_create(home, "Alice"),
+        load_or_create(home, "Bob", path=bot_path(home, "bob")),
+        load_or_create(home, "Mallory", path=bot_path(home, "mallory")),
+    )
+
+
+@pytest.fixture()
+def journal(tmp_path: Path) -> Journal:
+    with Journal.open(tmp_path) as j:
+        yield j
+
+
+def save_after(prev: SaveFile | None, by: Identity, people: tuple[Identity, ...], *, moves: str = "Q-s1", **changes: object) -> SaveFile:
+    """The save that follows `prev` (or the first of the match), written and signed by `by`."""
+    alice, bob = people[0], people[1]
+    seq = prev.seq + 1 if prev else 1
+    base = SaveFile(
+        match=MATCH,
+        seq=seq,
+        game=1,
+        turn=seq - 1,
+        prev=prev.hash if prev else "",
+        rules=Ruleset(name="tiny", payoff_size=5, target_score=10),
+        players=(Player("Alice", alice.public_text), Player("Bob", bob.public_text)),
+        score=(0, 0),
+        history=(saves.TurnRecord(0, moves),),
+    )
+    return saves.sign(dataclasses.replace(base, **changes), by)
+
+
+def chain(people: tuple[Identity, ...], length: int) -> list[SaveFile]:
+    files: list[SaveFile] = []
+    for i in range(length):
+        files.append(save_after(files[-1] if files else None, people[i % 2], people))
+    return files
+
+
+def test_new_match_pins_both_keys_on_first_use(journal: Journal, people: tuple[Identity, ...]) -> None:
+    first = chain(people, 1)[0]
+    assert not journal.knows(MATCH)
+    found = journal.check(first)
+    assert found.status is Status.NEW_MATCH and found.first_seen
+    assert [p.key for p in found.pinned] == [people[0].public_text, people[1].public_text]
+    assert not journal.knows(MATCH), "check alone must not pin"
+    journal.record(first, "/tmp/a.toml")
+    assert journal.knows(MATCH)
+    assert journal.pinned(MATCH) == first.players
+    assert journal.latest(MATCH).hash == first.hash
+
+
+def test_a_chain_continues_and_latest_follows(journal: Journal, people: tuple[Identity, ...], tmp_path: Path) -> None:
+    files = chain(people, 5)
+    journal.record(files[0], tmp_path / "f0.toml")
+    for i, save in enumerate(files[1:], start=1):
+        found = journal.check(save)
+        assert found.status is Status.CONTINUES and not found.pinned
+        assert found.latest.hash == files[i - 1].hash
+        journal.record(save, tmp_path / f"f{i}.toml")
+    latest = journal.latest(MATCH)
+    assert (latest.seq, latest.turn, latest.signer, latest.hash) == (5, 4, 0, files[-1].hash)
+    assert latest.path == str((tmp_path / "f4.toml").resolve())
+
+
+def test_the_latest_file_again_is_not_an_error(journal: Journal, people: tuple[Identity, ...], tmp_path: Path) -> None:
+    files = chain(people, 2)
+    for save in files:
+        journal.record(save, tmp_path / "x.toml")
+    assert journal.check(files[1]).status is Status.LATEST
+    journal.record(files[1], tmp_path / "moved.toml")
+    assert journal.latest(MATCH).path.endswith("moved.toml")
+
+
+def test_replay_of_a_file_already_played_from(journal: Journal, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 15)
+    for save in files:
+        journal.record(save)
+    with pytest.raises(ReplayError, match=r"already played from this file \(game 1, turn 13\)"):
+        journal.check(files[13])
+    with pytest.raises(ReplayError):
+        journal.record(files[0])
+
+
+def test_fork_two_versions_of_one_turn(journal: Journal, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 15)
+    for save in files:
+        journal.record(save)
+    # Bob signed turn 13 (seq 14); Alice answered; now he sends another version of his turn, from the same point.
+    other = save_after(files[12], people[1], people, moves="K-s2")
+    assert other.seq == files[13].seq and other.hash != files[13].hash
+    with pytest.raises(ForkError, match="Bob sent two different versions of turn 13"):
+        journal.check(other)
+    assert journal.latest(MATCH).hash == files[14].hash
+
+
+def test_rollback_to_an_older_turn(journal: Journal, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 6)
+    for save in files:
+        journal.record(save)
+    # Bob continues from an old point of the match, as if the later turns never happened.
+    old = save_after(files[1], people[1], people, moves="K-s3")
+    with pytest.raises(RollbackError, match="older than the latest"):
+        journal.check(old)
+
+
+def test_rollback_on_a_journal_that_joined_mid_match(journal: Journal, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 6)
+    assert journal.check(files[4]).status is Status.UNKNOWN_MATCH
+    journal.record(files[4])
+    with pytest.raises(RollbackError):
+        journal.check(files[2])
+    assert journal.check(files[5]).status is Status.CONTINUES
+
+
+def test_gap_in_the_chain(journal: Journal, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 5)
+    journal.record(files[0])
+    journal.record(files[1])
+    with pytest.raises(ChainError, match="does not follow"):
+        journal.check(files[3])
+
+
+def test_wrong_numbering_is_a_chain_error(journal: Journal, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 2)
+    journal.record(files[0])
+    journal.record(files[1])
+    skipped = save_after(files[1], people[0], people, seq=7)
+    with pytest.raises(ChainError, match="numbered 7"):
+        journal.check(skipped)
+
+
+def test_key_change_for_a_pinned_player(journal: Journal, people: tuple[Identity, ...]) -> None:
+    alice, bob, mallory = people
+    files = chain(people, 2)
+    journal.record(files[0])
+    journal.record(files[1])
+    impostor = saves.sign(
+        dataclasses.replace(save_after(files[1], alice, people), players=(files[1].players[0], Player("Bob", mallory.public_text))), mallory
+    )
+    with pytest.raises(KeyMismatchError, match=f"key of Bob.*{bob.fingerprint}.*{mallory.fingerprint}"):
+        journal.check(impostor)
+
+
+def test_matches_lists_score_and_whose_turn(journal: Journal, people: tuple[Identity, ...], tmp_path: Path) -> None:
+    files = chain(people, 3)
+    files.append(save_after(files[-1], people[1], people, score=(0, 4)))
+    for i, save in enumerate(files):
+        journal.record(save, tmp_path / f"{i}.toml")
+    [info] = journal.matches()
+    assert info.match == MATCH and info.score == (0, 4) and info.target == 10
+    assert info.latest.path.endswith("3.toml")
+    assert info.waiting_for == 0 and not info.over
+    assert info.seat_of(people[1].public_key) == 1 and info.seat_of(people[2].public_text) is None
+    assert info.players[1].name == "Bob"
+
+
+def test_a_finished_match_waits_for_nobody(journal: Journal, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 1)
+    files.append(save_after(files[0], people[1], people, score=(3, 11)))
+    for save in files:
+        journal.record(save)
+    [info] = journal.matches()
+    assert info.over and info.waiting_for is None
+
+
+def test_journal_persists_and_refuses_a_damaged_file(tmp_path: Path, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 2)
+    with Journal.open(tmp_path) as j:
+        j.record(files[0])
+    with Journal.open(tmp_path) as j:
+        assert j.knows(MATCH)
+        assert j.check(files[1]).status is Status.CONTINUES
+    (tmp_path / "journal.sqlite").write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(JournalError, match="damaged"):
+        Journal.open(tmp_path)
