@@ -50,6 +50,8 @@ def check_conserved(state: GameState, dealer: LocalDealer) -> None:
         assert player.unseen == 0
         assert player.payoff_count == (len(dealer.facedown[p]) + 1 if player.payoff_top is not None else 0)
     assert all(len(stack) < state.ruleset.complete_at for stack in state.center)
+    # R12: a pool is either completed in this turn or in the last one, and is merged after that
+    assert all(pool.turn in (state.turn - 1, state.turn) and len(pool.cards) == state.ruleset.complete_at for pool in state.pools)
 
 
 VIEW_TYPES = (PlayerView, OpponentView, Ruleset, Card, Outcome, Reason, tuple, int, str, bool, type(None))
@@ -147,3 +149,10 @@ def test_moves_chosen_by_hypothesis_keep_every_invariant(seed: int, starter: int
     states, moves = play(seed, starter, choose, check_every=10)
     assert states[-1].outcome is not None
     assert replay(seed, starter, moves) == states
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(seed=SEEDS, starter=st.integers(0, 1), names=st.tuples(BOTS, BOTS))
+def test_many_bot_games_keep_every_invariant(seed: int, starter: int, names: tuple[str, str]) -> None:
+    test_bot_games_keep_every_invariant_and_replay_exactly.hypothesis.inner_test(seed, starter, names)
