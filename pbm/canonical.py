@@ -14,19 +14,20 @@ from typing import Any
 from pbm.errors import SaveFormatError
 
 MAX_SAFE_INT = 2**53 - 1  # RFC 8785 numbers are IEEE doubles: larger integers would not survive
+MAX_DEPTH = 32  # lists and tables nest at most this deep: deeper is never needed, and recursion has limits
 
 
 def canonical(value: Any) -> bytes:
     """The canonical JSON of `value`: keys sorted by UTF-16 code units, no whitespace, UTF-8; raises SaveFormatError."""
     try:
-        return "".join(_encode(value, "")).encode("utf-8")
+        return "".join(_encode(value, "", 0)).encode("utf-8")
     except UnicodeEncodeError as e:
         raise SaveFormatError("a text field holds characters that are not valid Unicode") from e
 
 
 def check_values(value: Any, where: str = "") -> None:
     """Raise SaveFormatError, naming the field under `where`, unless `value` can be encoded canonically."""
-    for _ in _encode(value, where):
+    for _ in _encode(value, where, 0):
         pass
 
 
@@ -35,7 +36,9 @@ def join(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
-def _encode(value: Any, where: str) -> Iterator[str]:
+def _encode(value: Any, where: str, depth: int) -> Iterator[str]:
+    if depth > MAX_DEPTH:
+        raise SaveFormatError(f"field {where!r} is nested more than {MAX_DEPTH} levels deep", where)
     if value is True or value is False:
         yield "true" if value else "false"
     elif isinstance(value, int):
@@ -49,7 +52,7 @@ def _encode(value: Any, where: str) -> Iterator[str]:
         for i, item in enumerate(value):
             if i:
                 yield ","
-            yield from _encode(item, f"{where}[{i}]")
+            yield from _encode(item, f"{where}[{i}]", depth + 1)
         yield "]"
     elif isinstance(value, Mapping):
         yield "{"
@@ -58,7 +61,7 @@ def _encode(value: Any, where: str) -> Iterator[str]:
                 yield ","
             yield json.dumps(key, ensure_ascii=False)
             yield ":"
-            yield from _encode(value[key], join(where, key))
+            yield from _encode(value[key], join(where, key), depth + 1)
         yield "}"
     else:
         kind = "floating-point numbers are" if isinstance(value, float) else f"{type(value).__name__} values are"

@@ -108,7 +108,14 @@ class SaveFile:
     version: int = VERSION
 
     def __post_init__(self) -> None:
+        # own copies, as tuples and plain dicts: nothing the caller keeps can change this save
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "score", tuple(self.score))
+        object.__setattr__(self, "history", tuple(self.history))
+        object.__setattr__(self, "secrets", dict(self.secrets))
         _validate(self)
+        object.__setattr__(self, "state", _plain(self.state))
+        object.__setattr__(self, "protocol", _plain(self.protocol))
 
     @property
     def signer_key(self) -> PublicKey:
@@ -189,6 +196,8 @@ def parse(data: bytes) -> SaveFile:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise SaveFormatError(f"not a spite save file: it is not valid TOML ({e}); was it cut short or edited?") from e
+    except RecursionError as e:
+        raise SaveFormatError("not a spite save file: its lists or tables are nested far too deeply") from e
     _check_format(doc)
     check_values(doc)  # refuse floats, dates and huge numbers anywhere, naming the field
     return _from_payload(doc)
@@ -323,6 +332,12 @@ def _validate(save: SaveFile) -> None:
         raise bad("prev", "should be 64 lower-case hex digits (a SHA-256), or empty for the first save")
     if (save.seq == 1) != (save.prev == ""):
         raise bad("prev", "should be empty exactly in the first save of a match (seq 1)")
+    if len(save.players) != 2 or not all(isinstance(p, Player) for p in save.players):
+        raise bad("players", "should be two players")
+    if len(save.score) != 2:
+        raise bad("score", "should be two whole numbers, one per seat")
+    if not all(isinstance(t, TurnRecord) for t in save.history):
+        raise bad("history", "should list turn records")
     for i, player in enumerate(save.players):
         if not player.name or len(player.name) > 64 or any(ch < " " for ch in player.name):
             raise bad(f"players[{i}].name", "should be 1 to 64 printable characters")
@@ -363,7 +378,11 @@ def sign(save: SaveFile, identity: Identity) -> SaveFile:
         raise UnknownKeyError(f"you ({identity.name}, {identity.fingerprint}) are not a player of this match, so you cannot sign its saves")
     unsigned = dataclasses.replace(save, signer=seats[0], signature="")
     signature = identity.sign(unsigned.signed_bytes())
-    return dataclasses.replace(unsigned, signature=base64.urlsafe_b64encode(signature).rstrip(b"=").decode())
+    return dataclasses.replace(unsigned, signature=_b64(signature))
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
 def verify(save: SaveFile, expected_public_key: PublicKey | str) -> None:
@@ -385,6 +404,8 @@ def verify(save: SaveFile, expected_public_key: PublicKey | str) -> None:
         raw = base64.urlsafe_b64decode(save.signature + "==")
     except (binascii.Error, ValueError) as e:
         raise BadSignatureError("the signature is damaged") from e
+    if _b64(raw) != save.signature:  # one signature, one text: otherwise a changed file could keep a valid signature
+        raise BadSignatureError("the signature is damaged: it was changed after signing")
     expected.verify(raw, save.signed_bytes())
 
 

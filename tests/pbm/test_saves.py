@@ -319,3 +319,41 @@ def test_small_rulesets_round_trip(people: tuple[Identity, ...]) -> None:
     tiny = Ruleset(name="tiny", payoff_size=5, target_score=10)
     save = saves.sign(make(alice, bob, rules=tiny), bob)
     assert saves.parse(saves.to_toml(save)).rules == tiny
+
+
+@pytest.mark.parametrize("data", [b"a = " + b"[" * 16000, b"a = " + b"[" * 900 + b"]" * 900, b"a = " + b"{x=" * 3000])
+def test_absurd_nesting_is_refused_not_a_crash(data: bytes) -> None:
+    with pytest.raises(SaveFormatError, match="nested"):
+        saves.parse(data)
+
+
+def test_deep_state_is_refused_by_field(people: tuple[Identity, ...], signed: SaveFile) -> None:
+    deep: list = []
+    for _ in range(40):
+        deep = [deep]
+    text = toml_text(signed).replace("stock = 54", f"stock = {deep!r}".replace(" ", ""))
+    with pytest.raises(SaveFormatError, match=r"state\.stock.*nested"):
+        saves.parse(text.encode())
+
+
+def test_a_re_encoded_signature_is_refused(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    # 86 base64url characters carry 4 spare bits; flipping them keeps the bytes but changes the file's hash.
+    last = signed.signature[-1]
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    twin = alphabet[alphabet.index(last) ^ 1]
+    tampered = dataclasses.replace(signed, signature=signed.signature[:-1] + twin)
+    assert tampered.hash != signed.hash
+    with pytest.raises(BadSignatureError):
+        saves.verify(tampered, people[0].public_text)
+
+
+def test_a_save_keeps_its_own_copy_of_what_it_was_given(people: tuple[Identity, ...]) -> None:
+    alice, bob, _ = people
+    state = {"stock": 54, "center": [["A"]]}
+    save = saves.sign(
+        make(alice, bob, state=state, players=[Player(alice.name, alice.public_text), Player(bob.name, bob.public_text)]), alice
+    )
+    state["center"][0].append("2")
+    assert save.state == {"stock": 54, "center": [["A"]]}
+    assert isinstance(save.players, tuple)
+    saves.verify(saves.parse(saves.to_toml(save)), alice.public_text)
