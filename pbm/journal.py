@@ -14,6 +14,7 @@ from pathlib import Path
 from types import TracebackType
 
 from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError
+from pbm.home import ensure_private_dir
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 
@@ -118,8 +119,8 @@ class Journal:
 
     @classmethod
     def open(cls, home: Path) -> Journal:
-        """Open (creating if missing) the journal under `home`; raises JournalError if it is damaged or too new."""
-        path = Path(home) / JOURNAL_FILE
+        """Open (creating it and `home` if missing) the journal under `home`; raises JournalError if it is damaged or too new."""
+        path = ensure_private_dir(Path(home)) / JOURNAL_FILE
         try:
             db = sqlite3.connect(path)
             version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -157,6 +158,11 @@ class Journal:
         """The players (names and keys) pinned for `match`, or None if the match is unknown."""
         row = self._db.execute("SELECT name0, key0, name1, key1 FROM matches WHERE match = ?", (match,)).fetchone()
         return (Player(row[0], row[1]), Player(row[2], row[3])) if row else None
+
+    def key_for(self, save: SaveFile) -> PublicKey:
+        """The key to verify `save` against: the one pinned for its signer, or on first use the one the file names."""
+        pinned = self.pinned(save.match)
+        return (pinned or save.players)[save.signer].public_key
 
     def matches(self) -> list[MatchInfo]:
         """Every match seen, the most recently active first."""

@@ -9,7 +9,7 @@ import pytest
 
 from engine.rules import Ruleset
 from pbm import saves
-from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError
+from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, UnknownKeyError
 from pbm.identity import Identity, bot_path, load_or_create
 from pbm.journal import Journal, Status
 from pbm.saves import Player, SaveFile
@@ -195,3 +195,26 @@ def test_journal_persists_and_refuses_a_damaged_file(tmp_path: Path, people: tup
     (tmp_path / "journal.sqlite").write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(JournalError, match="damaged"):
         Journal.open(tmp_path)
+
+
+def test_two_players_two_journals_a_whole_exchange(tmp_path: Path, people: tuple[Identity, ...]) -> None:
+    """Alice and Bob each keep a journal; every file goes through parse, verify against the pinned key, check, record."""
+    alice, _, mallory = people
+    journals = {0: Journal.open(tmp_path / "a"), 1: Journal.open(tmp_path / "b")}
+    try:
+        files = chain(people, 4)
+        for i, save in enumerate(files):
+            writer, reader = i % 2, 1 - i % 2
+            journals[writer].record(save)
+            received = saves.parse(saves.to_toml(save))
+            saves.verify(received, journals[reader].key_for(received))
+            found = journals[reader].record(received)
+            assert found.status is (Status.NEW_MATCH if i == 0 else Status.CONTINUES)
+        # Mallory, in the middle, re-signs Alice's next turn with her own key in Alice's seat.
+        nxt = save_after(files[-1], alice, people)
+        forged = saves.sign(dataclasses.replace(nxt, players=(Player("Alice", mallory.public_text), nxt.players[1])), mallory)
+        with pytest.raises(UnknownKeyError):
+            saves.verify(forged, journals[1].key_for(forged))
+    finally:
+        for j in journals.values():
+            j.close()
