@@ -74,3 +74,34 @@ class KeyMismatchError(JournalError):
 
 class ChainError(JournalError):
     """A save that does not continue from the latest save known for its match."""
+
+
+# --- fair dealing (pbm/group.py, pbm/proofs.py, pbm/dealing.py, pbm/secrets.py) ---
+
+
+class ProtocolError(SpiteError):
+    """A dealing message that does not follow the protocol (docs/protocol.md)."""
+
+
+class PointError(ProtocolError):
+    """A point or scalar that is not a valid element of the prime-order group, or a group operation that fails."""
+
+
+class ProofError(ProtocolError):
+    """A strip proof that does not check out: a false card reveal or draw."""
+
+
+class StaleMessageError(ProtocolError):
+    """A dealing message from an earlier turn, game or match, offered again."""
+
+
+class CardError(ProtocolError):
+    """A revealed or drawn card that is no card, or a card that is already elsewhere."""
+
+
+class AuditError(ProtocolError):
+    """The end-of-game audit found a dishonest shuffle or a false key."""
+
+
+class SecretsError(SpiteError):
+    """An encrypted secrets blob that cannot be opened: a wrong identity key, another match, or a changed blob."""

@@ -1,0 +1,140 @@
+"""Randomness for the protocol (injectable for tests) and the protocol's record of one game's face-down cards."""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbm import group
+from pbm.errors import ProtocolError
+from pbm.group import Point, Rng
+
+SYSTEM_RNG: Rng = os.urandom
+
+
+def seeded_rng(seed: int | str) -> Rng:
+    """A reproducible byte source for tests and benchmarks; real play uses os.urandom."""
+    return random.Random(f"spite-rng/{seed}").randbytes
+
+
+def below(rng: Rng, n: int) -> int:
+    """A uniform integer in [0, n) from `rng`, by rejection sampling."""
+    limit = (1 << 64) - (1 << 64) % n
+    while True:
+        x = int.from_bytes(rng(8), "big")
+        if x < limit:
+            return x % n
+
+
+def shuffled(rng: Rng, items: list[Any]) -> list[Any]:
+    """A uniformly random permutation of `items` (Fisher–Yates)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = below(rng, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@dataclass(slots=True)
+class HandCard:
+    """A face-down hand card: its point under its owner's layer of key `epoch`; `card` is known to the owner only."""
+
+    point: Point
+    epoch: int
+    card: int | None = None
+
+
+@dataclass(slots=True)
+class PoolRecord:
+    """A completed center stack being shuffled back in: its public cards and its points under one player's layer."""
+
+    turn: int
+    cards: list[int]
+    points: list[Point]
+    by: int
+    epoch: int
+
+
+def _pts(items: list[Point]) -> list[str]:
+    return [group.b64(p) for p in items]
+
+
+def _unpts(items: Any, what: str) -> list[Point]:
+    return group.points(items, what, distinct=False)
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """The protocol's public record of one game, as one player keeps it: every face-down card as a point.
+
+    Stock and pay-off piles list the top last. Stock and pools of each player are under that
+    player's current stock key (`stock_epoch`); pay-off piles under their owner's deal key
+    (epoch 0); hand cards under their owner's key of the epoch they were drawn in.
+    """
+
+    number: int
+    starter: int
+    keys: list[list[Point]]
+    stock: list[Point] = field(default_factory=list)
+    stock_epoch: list[int] = field(default_factory=lambda: [0, 0])
+    shuffled: list[bool] = field(default_factory=lambda: [True, True])
+    piles: list[list[Point]] = field(default_factory=lambda: [[], []])
+    hands: list[list[HandCard]] = field(default_factory=lambda: [[], []])
+    pools: list[PoolRecord] = field(default_factory=list)
+    face_up: set[int] = field(default_factory=set)
+    turn: int = 1
+    last_shuffle: list[int] = field(default_factory=lambda: [0, 0])  # player and turn of the stock's last shuffle
+    over: bool = False
+    audited: bool = False
+
+    @property
+    def to_move(self) -> int:
+        """Who plays the current turn: the starter on odd turns."""
+        return self.starter if self.turn % 2 == 1 else 1 - self.starter
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain TOML-compatible data; the owner's own hand cards are left out (they are secret)."""
+        return {
+            "number": self.number,
+            "starter": self.starter,
+            "keys": [_pts(k) for k in self.keys],
+            "stock": _pts(self.stock),
+            "stock_epoch": list(self.stock_epoch),
+            "shuffled": list(self.shuffled),
+            "piles": [_pts(p) for p in self.piles],
+            "hands": [[{"point": group.b64(h.point), "epoch": h.epoch} for h in hand] for hand in self.hands],
+            "pools": [{"turn": p.turn, "cards": list(p.cards), "points": _pts(p.points), "by": p.by, "epoch": p.epoch} for p in self.pools],
+            "face_up": sorted(self.face_up),
+            "turn": self.turn,
+            "last_shuffle": list(self.last_shuffle),
+            "over": self.over,
+            "audited": self.audited,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> GameRecord:
+        """The record `to_data` wrote; raises ProtocolError if it is not one."""
+        try:
+            return cls(
+                number=int(data["number"]),
+                starter=int(data["starter"]),
+                keys=[_unpts(k, "a public key") for k in data["keys"]],
+                stock=_unpts(data["stock"], "the stock"),
+                stock_epoch=[int(e) for e in data["stock_epoch"]],
+                shuffled=[bool(s) for s in data["shuffled"]],
+                piles=[_unpts(p, "a pay-off pile") for p in data["piles"]],
+                hands=[[HandCard(group.point(h["point"], "a hand card"), int(h["epoch"])) for h in hand] for hand in data["hands"]],
+                pools=[
+                    PoolRecord(int(p["turn"]), [int(c) for c in p["cards"]], _unpts(p["points"], "a pool"), int(p["by"]), int(p["epoch"]))
+                    for p in data["pools"]
+                ],
+                face_up={int(c) for c in data["face_up"]},
+                turn=int(data["turn"]),
+                last_shuffle=[int(x) for x in data["last_shuffle"]],
+                over=bool(data["over"]),
+                audited=bool(data["audited"]),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise ProtocolError(f"the saved protocol state of a game is incomplete or malformed ({e})") from e

@@ -1,0 +1,182 @@
+"""The prime-order subgroup of edwards25519, through libsodium (PyNaCl): the only group arithmetic the protocol uses.
+
+Points and scalars are 32-byte strings. Every point that arrives from outside goes through
+:func:`point` (or :func:`points`), which refuses anything but a canonical point of the
+prime-order subgroup other than the identity. On the wire both are base64url without padding.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+
+import nacl.bindings as _na
+import nacl.exceptions
+
+from pbm.errors import PointError
+
+Point = bytes
+Scalar = bytes
+Rng = Callable[[int], bytes]
+
+SIZE = 32
+TEXT_SIZE = 43  # base64url of 32 bytes, without padding
+CARD_TAG = b"spite/card/v1"
+IDENTITY = bytes([1]) + bytes(31)
+_ZERO = bytes(32)
+
+
+# --- text ---
+
+
+def b64(data: bytes) -> str:
+    """`data` as base64url without padding."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64(text: object, size: int, what: str) -> bytes:
+    """The `size` bytes that `text` (base64url, no padding, canonical) encodes; raises PointError naming `what`."""
+    if not isinstance(text, str) or len(text) != (size * 4 + 2) // 3:
+        raise PointError(f"{what} is not {size} bytes of base64url text")
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError) as e:
+        raise PointError(f"{what} is not base64url text") from e
+    if len(data) != size or b64(data) != text:
+        raise PointError(f"{what} is not canonical base64url for {size} bytes")
+    return data
+
+
+# --- validation ---
+
+
+def is_point(data: bytes) -> bool:
+    """Whether `data` is a canonical point of the prime-order subgroup, not the identity and not of small order."""
+    return len(data) == SIZE and data != IDENTITY and bool(_na.crypto_core_ed25519_is_valid_point(data))
+
+
+def point(text: object, what: str) -> Point:
+    """Decode and validate one incoming point; raises PointError naming `what`."""
+    data = unb64(text, SIZE, what)
+    if not is_point(data):
+        raise PointError(f"{what} is not a valid group element (small order, identity or not canonical)")
+    return data
+
+
+def points(texts: object, what: str, count: int | None = None, distinct: bool = True) -> list[Point]:
+    """Decode and validate a list of incoming points (all different unless `distinct` is false)."""
+    if not isinstance(texts, list):
+        raise PointError(f"{what} is not a list of points")
+    if count is not None and len(texts) != count:
+        raise PointError(f"{what} holds {len(texts)} points where {count} are due")
+    out = [point(t, f"{what} [{i + 1}]") for i, t in enumerate(texts)]
+    if distinct and len(set(out)) != len(out):
+        raise PointError(f"{what} holds the same point twice")
+    return out
+
+
+def scalar(text: object, what: str) -> Scalar:
+    """Decode one incoming scalar, which must be reduced (below the group order)."""
+    data = unb64(text, SIZE, what)
+    if _na.crypto_core_ed25519_scalar_reduce(data + _ZERO) != data:
+        raise PointError(f"{what} is not a reduced scalar")
+    return data
+
+
+# --- scalars ---
+
+
+def random_scalar(rng: Rng) -> Scalar:
+    """A uniform non-zero scalar from 64 bytes of `rng` (reduced mod the group order)."""
+    while True:
+        k = _na.crypto_core_ed25519_scalar_reduce(rng(64))
+        if k != _ZERO:
+            return k
+
+
+def hash_scalar(data: bytes) -> Scalar:
+    """SHA-512 of `data` reduced to a scalar."""
+    return _na.crypto_core_ed25519_scalar_reduce(hashlib.sha512(data).digest())
+
+
+def invert(k: Scalar) -> Scalar:
+    """k⁻¹ mod the group order."""
+    if k == _ZERO:
+        raise PointError("the zero scalar has no inverse")
+    return _na.crypto_core_ed25519_scalar_invert(k)
+
+
+def smul(a: Scalar, b: Scalar) -> Scalar:
+    return _na.crypto_core_ed25519_scalar_mul(a, b)
+
+
+def sadd(a: Scalar, b: Scalar) -> Scalar:
+    return _na.crypto_core_ed25519_scalar_add(a, b)
+
+
+def ratio(new: Scalar, old: Scalar) -> Scalar:
+    """new·old⁻¹: the factor that moves a layer from key `old` to key `new` (a re-key)."""
+    return smul(new, invert(old))
+
+
+# --- points ---
+
+
+def mul(k: Scalar, p: Point, what: str = "a point") -> Point:
+    """k·p; raises PointError if `p` is not valid or the result is the identity."""
+    try:
+        return _na.crypto_scalarmult_ed25519_noclamp(k, p)
+    except nacl.exceptions.CryptoError as e:  # libsodium refuses invalid inputs and an identity result
+        raise PointError(f"{what}: scalar multiplication failed (invalid point or identity result)") from e
+
+
+def base(k: Scalar) -> Point:
+    """k·G, the public key of the secret scalar `k`."""
+    try:
+        return _na.crypto_scalarmult_ed25519_base_noclamp(k)
+    except nacl.exceptions.CryptoError as e:
+        raise PointError("the zero scalar has no public key") from e
+
+
+def sub(p: Point, q: Point) -> Point:
+    """p − q."""
+    try:
+        return _na.crypto_core_ed25519_sub(p, q)
+    except nacl.exceptions.CryptoError as e:
+        raise PointError("point subtraction failed") from e
+
+
+def layer(k: Scalar, cards: Sequence[Point]) -> list[Point]:
+    """Put the layer `k` on every card (k·C); to strip, pass k⁻¹; to re-key, pass :func:`ratio`."""
+    return [mul(k, c) for c in cards]
+
+
+# --- card encodings ---
+
+
+def card_point(match: bytes, game: int, index: int) -> Point:
+    """M_i = from_uniform(SHA-256("spite/card/v1" | match | game | i)), game and i as 4 and 2 bytes big-endian."""
+    digest = hashlib.sha256(CARD_TAG + match + game.to_bytes(4, "big") + index.to_bytes(2, "big")).digest()
+    return _na.crypto_core_ed25519_from_uniform(digest)
+
+
+@lru_cache(maxsize=8)
+def card_table(match: bytes, game: int, deck_size: int) -> dict[Point, int]:
+    """Every card encoding of one game, mapped to its card index."""
+    table = {card_point(match, game, i): i for i in range(deck_size)}
+    if len(table) != deck_size:  # a hash collision: never expected, but decoding would be ambiguous
+        raise PointError("two cards share an encoding in this game")
+    return table
+
+
+def encodings(match: bytes, game: int, deck_size: int) -> list[Point]:
+    """The card encodings M_0 … M_{n-1} of one game, in index order."""
+    return list(card_table(match, game, deck_size))
+
+
+def decode_all(table: dict[Point, int], cards: Iterable[Point]) -> list[int | None]:
+    """The card index of each point, or None where a point is no card encoding."""
+    return [table.get(c) for c in cards]

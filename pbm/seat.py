@@ -1,0 +1,58 @@
+"""One player's table: a Party and that player's own engine GameState, driven message by message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.game import apply, new_game
+from engine.moves import IllegalMoveError, Move
+from engine.state import GameState
+from pbm.dealing import Party
+from pbm.errors import ProtocolError
+
+
+class Seat:
+    """Receive a message, play my moves, send mine: the loop both a CLI and the tests run."""
+
+    def __init__(self, party: Party, state: GameState | None = None) -> None:
+        self.party = party
+        self.state = state
+        self.moves: list[Move] = []
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether it is this player's turn to move in the current game."""
+        s = self.state
+        return s is not None and s.outcome is None and s.to_move == self.party.me
+
+    def receive(self, message: dict[str, Any]) -> list[Move]:
+        """Check `message`, deal a new game if it completes a deal, and apply the other player's moves; returns them."""
+        party = self.party
+        moves = party.receive(message)
+        if party.deal_ready and (self.state is None or self.state.outcome is not None):
+            self.state = new_game(party, party.ruleset, party.game.starter)  # type: ignore[union-attr]
+        for move in moves:
+            if self.state is None:
+                raise ProtocolError("moves arrived before the deal")
+            try:
+                self.state = apply(self.state, move, party)
+            except IllegalMoveError as e:
+                raise ProtocolError(f"turn {self.state.turn}: the other player's move {move} is illegal: {e}") from e
+        if moves and self.state is not None and self.state.outcome is None and self.state.to_move != party.me:
+            raise ProtocolError(f"turn {self.state.turn}: the other player's moves do not end the turn")
+        party.settle(self.state)
+        return moves
+
+    def play(self, move: Move) -> GameState:
+        """Apply one of my own moves (raises IllegalMoveError, state unchanged, if the rules forbid it)."""
+        if self.state is None:
+            raise ProtocolError("there is no game to play yet")
+        self.state = apply(self.state, move, self.party)
+        self.moves.append(move)
+        return self.state
+
+    def send(self) -> dict[str, Any]:
+        """The message for the other player: my moves since the last one, and whatever the protocol has due."""
+        message = self.party.send(self.state, self.moves)
+        self.moves = []
+        return message

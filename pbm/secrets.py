@@ -1,0 +1,57 @@
+"""Secrets encrypted to oneself: AES-256-GCM under a key derived (HKDF-SHA256) from the identity key and the match id.
+
+A player's secret scalars ride in the save file this way, so the file alone lets that
+player continue on any machine holding their identity, and nobody else can read them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
+from pbm.errors import SecretsError
+from pbm.group import b64, unb64
+
+INFO = b"spite/secrets/v1"
+_NONCE = 12
+
+
+def _private_bytes(identity: bytes | Ed25519PrivateKey) -> bytes:
+    if isinstance(identity, Ed25519PrivateKey):
+        return identity.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    if not isinstance(identity, bytes | bytearray) or len(identity) != 32:
+        raise SecretsError("an identity private key is 32 bytes")
+    return bytes(identity)
+
+
+def secrets_key(identity: bytes | Ed25519PrivateKey, match: bytes) -> bytes:
+    """The AES-256 key for one player's secrets in one match: HKDF-SHA256(identity key, salt = match id)."""
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=match, info=INFO).derive(_private_bytes(identity))
+
+
+def seal(data: bytes, identity: bytes | Ed25519PrivateKey, match: bytes, rng=os.urandom) -> str:
+    """`data` encrypted to the holder of `identity` for this match: base64url(nonce ‖ ciphertext ‖ tag)."""
+    nonce = rng(_NONCE)
+    return b64(nonce + AESGCM(secrets_key(identity, match)).encrypt(nonce, data, INFO + match))
+
+
+def unseal(blob: str, identity: bytes | Ed25519PrivateKey, match: bytes) -> bytes:
+    """The data sealed in `blob`; raises SecretsError for a wrong key, another match or a changed blob."""
+    if not isinstance(blob, str) or len(blob) < 40:
+        raise SecretsError("the secrets blob is too short to be one")
+    try:
+        raw = unb64(blob, (len(blob) * 3) // 4, "the secrets blob")
+    except Exception as e:
+        raise SecretsError("the secrets blob is not base64url text") from e
+    try:
+        return AESGCM(secrets_key(identity, match)).decrypt(raw[:_NONCE], raw[_NONCE:], INFO + match)
+    except InvalidTag as e:
+        raise SecretsError(
+            "the secrets in this file do not open with your identity key: another key, another match, or a changed file"
+        ) from e
