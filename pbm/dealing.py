@@ -415,6 +415,7 @@ class Party:
                 msg["secrets"] = {"game": g.number, "keys": _b64s(self.keys[g.number])}
                 self.sent_secrets.add(g.number)
                 self._maybe_audit()
+                self._prune()
         if self.game is None and self.dealing is None and self.me == starter_of(1) and self.seq == 0:
             msg["deal"] = self._deal1(1)
         elif g is not None and g.over and not self.record.is_over and self.dealing is None:
@@ -443,6 +444,22 @@ class Party:
             raise StaleMessageError(f"message {seq} is not the one due (message {self.seq + 1}): a message replayed, lost or out of order")
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
             raise ProtocolError("the previous message has not been played through")
+        saved = (
+            self.game,
+            self.dealing,
+            dict(self.outbox),
+            {g: list(k) for g, k in self.keys.items()},
+            dict(self.theirs),
+            self._deal_ready,
+        )
+        try:
+            return self._receive(msg, seq)
+        except BaseException:
+            self.game, self.dealing, self.outbox, self.keys, self.theirs, self._deal_ready = saved
+            self._staged = _Staged()
+            raise
+
+    def _receive(self, msg: dict[str, Any], seq: int) -> list[Move]:
         self._staged = _Staged()
         deal, turn, secrets = msg.get("deal"), msg.get("turn"), msg.get("secrets")
         moves: list[Move] = []
@@ -619,6 +636,16 @@ class Party:
         secrets[self.me], secrets[self.other] = self.keys[g.number], self.theirs[g.number]
         audit_game(g, secrets, self.match, self.ruleset.deck_size)
         g.audited = True
+        # an audited game's points protect nothing any more: drop them so saves stay small
+        g.keys, g.stock, g.piles, g.hands, g.pools, g.face_up = [[], []], [], [[], []], [[], []], [], set()
+        del self.theirs[g.number]
+        self._prune()
+
+    def _prune(self) -> None:
+        """Forget my keys of an audited game once they were sent."""
+        g = self.game
+        if g is not None and g.audited and g.number in self.sent_secrets:
+            self.keys.pop(g.number, None)
 
     # --- saving and restoring ---
 

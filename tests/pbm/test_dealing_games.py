@@ -1,0 +1,120 @@
+"""Whole games between two parties in memory, driven by the engine's bots, with both sides checked after every message."""
+
+from __future__ import annotations
+
+import tomli_w
+from dealing_play import MATCH, SMALL, TINY, make_seats, play
+
+from engine.rules import G4A, Ruleset
+from pbm.dealing import Party
+from pbm.secrets import seal
+
+G4A_ONE_GAME = Ruleset(target_score=1)
+
+
+def test_a_g4a_game_plays_through_the_protocol_is_audited_and_the_next_game_is_dealt() -> None:
+    seats = make_seats(Ruleset(target_score=200), 1)
+    played = play(seats, ("greedy", "greedy"), seed=1, stop_after_deal=2)
+    assert played.games_dealt >= 2
+    for seat in seats:
+        assert seat.party.record.games == 1
+    # the first game ended, was audited on both sides, and game 2 is dealt with fresh encodings
+    assert all(seat.party.game.number == 2 for seat in seats)
+    assert all(seat.state is not None and seat.state.starter == 1 and seat.state.outcome is None for seat in seats)
+
+
+def test_a_g4a_match_to_its_end_audits_every_game_on_both_sides() -> None:
+    seats = make_seats(G4A_ONE_GAME, 7)
+    played = play(seats, ("greedy", "random"), seed=7)
+    assert seats[0].party.record.is_over and seats[1].party.record.is_over
+    assert seats[0].party.record == seats[1].party.record
+    assert all(seat.party.game.audited for seat in seats)
+    assert len(played.messages) > 10
+
+
+def test_recycled_center_stacks_are_merged_back_and_drawn_from() -> None:
+    seats = make_seats(SMALL, 2)
+    played = play(seats, ("greedy", "greedy"), seed=2, stop_after_deal=2)
+    assert played.merges >= 1
+    assert all(seat.party.game.number == 2 for seat in seats)
+
+
+def test_ties_when_the_stock_runs_out_are_audited_and_the_next_game_follows() -> None:
+    seats = make_seats(TINY, 0)
+    played = play(seats, ("random", "random"), seed=0, stop_after_deal=3)
+    assert any(outcome.winner is None for _, outcome in played.outcomes)
+    assert all(seat.party.game.number == 3 for seat in seats)
+
+
+def test_many_small_games_keep_both_sides_in_agreement() -> None:
+    merges = 0
+    for seed in range(8):
+        played = play(make_seats(SMALL, seed), ("greedy", "greedy"), seed=seed, stop_after_deal=3)
+        merges += played.merges
+    assert merges >= 3
+
+
+def test_messages_are_plain_toml_data_and_small() -> None:
+    seats = make_seats(Ruleset(target_score=200), 3)
+    played = play(seats, ("greedy", "greedy"), seed=3, stop_after_deal=2)
+
+    def plain(value: object) -> bool:
+        if isinstance(value, dict):
+            return all(isinstance(k, str) and plain(v) for k, v in value.items())
+        if isinstance(value, list):
+            return all(plain(v) for v in value)
+        return isinstance(value, str | int | bool) and not isinstance(value, float)
+
+    for message in played.messages:
+        assert plain(message)
+        assert len(tomli_w.dumps(message).encode()) < 8 * 1024
+
+
+def test_a_save_stays_under_16_kib_at_every_point_of_a_g4a_game() -> None:
+    """Message plus the sender's whole protocol state (public data and sealed secrets) after every send."""
+    seats = make_seats(Ruleset(target_score=200), 4)
+    identity = bytes(range(32))
+    worst = 0
+
+    def measure(_n: int, message: dict) -> dict:
+        nonlocal worst
+        sender = seats[message["from"]].party
+        size = len(tomli_w.dumps({"message": message, "protocol": sender.export_public()}).encode())
+        size += len(seal(sender.export_secrets(), identity, MATCH))
+        worst = max(worst, size)
+        return message
+
+    play(seats, ("greedy", "greedy"), seed=4, stop_after_deal=2, tamper=measure)
+    assert 0 < worst <= 16 * 1024
+
+
+def test_party_state_restored_from_saved_data_continues_the_match() -> None:
+    import tomllib
+
+    from pbm.secrets import unseal
+
+    seats = make_seats(SMALL, 5)
+    identity = bytes(32 * [7])
+    swaps = 0
+
+    def swap(n: int, message: dict) -> dict:
+        nonlocal swaps
+        if n % 5 == 0:  # the receiver continues "on another machine" from its saved state alone
+            seat = seats[1 - message["from"]]
+            if seat.party.game is not None:
+                public = tomllib.loads(tomli_w.dumps(seat.party.export_public()))
+                blob = seal(seat.party.export_secrets(), identity, MATCH)
+                seat.party = Party.restore(public, unseal(blob, identity, MATCH), SMALL, seat.party.rng)
+                swaps += 1
+        return message
+
+    play(seats, ("greedy", "greedy"), seed=5, stop_after_deal=3, tamper=swap)
+    assert swaps > 3
+
+
+def test_the_first_message_is_the_first_shuffle_of_game_one() -> None:
+    seats = make_seats(G4A, 0)
+    message = seats[0].send()
+    assert message["deal"]["step"] == 1 and message["deal"]["game"] == 1
+    assert len(message["deal"]["deck"]) == 104
+    assert all(len(p) == 43 for p in message["deal"]["deck"])
