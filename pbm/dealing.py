@@ -344,7 +344,7 @@ class Party:
             layered_pools = []
             for pool in completed:
                 cards = [c.index for c in pool.cards]
-                pts = shuffled(self.rng, [group.mul(k_cur, group.card_point(self.match, g.number, c)) for c in cards])
+                pts = self._layer_pool(g.number, cards, k_cur)
                 g.pools.append(PoolRecord(turn, cards, pts, me, g.stock_epoch[me]))
                 layered_pools.append(_b64s(pts))
             end["pools"] = layered_pools
@@ -352,6 +352,10 @@ class Party:
         self.outbox["end"] = end
         g.turn += 1
         return Draw((), unseen=count)
+
+    def _layer_pool(self, game: int, cards: list[int], k: Scalar) -> list[Point]:
+        """A completed center stack's public cards under my layer `k`, shuffled."""
+        return shuffled(self.rng, [group.mul(k, group.card_point(self.match, game, c)) for c in cards])
 
     def _receive_end(self, turn: int, completed: tuple[Pool, ...], count: int) -> Draw:
         """The other's end of turn, checked at receipt: take it in and read my draw."""

@@ -1,0 +1,265 @@
+"""Every check that protects a player, with a cheat it catches."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from dealing_play import SMALL, make_seats, play
+
+from engine.rules import Ruleset
+from pbm import group
+from pbm.dealing import Party
+from pbm.errors import AuditError, CardError, PointError, ProofError, ProtocolError, StaleMessageError
+from pbm.group import Point, Scalar
+from pbm.seat import Seat
+
+G4A_LONG = Ruleset(target_score=500)
+OTHER_CARD = group.b64(group.card_point(bytes(range(16)), 1, 3))
+
+
+def _tamper_first(where: Any, change: Any) -> Any:
+    """A tamper hook that changes the first message for which `where(message)` holds, once."""
+    done = []
+
+    def hook(_n: int, message: dict) -> dict:
+        if not done and where(message):
+            done.append(True)
+            message = copy.deepcopy(message)
+            change(message)
+        return message
+
+    hook.done = done  # type: ignore[attr-defined]
+    return hook
+
+
+def _hand_reveals(message: dict) -> list[dict]:
+    return [r for r in message.get("turn", {}).get("reveals", []) if r["kind"] == "hand"]
+
+
+def test_a_false_hand_reveal_is_refused_on_receipt_naming_slot_and_turn() -> None:
+    def change(m: dict) -> None:
+        _hand_reveals(m)[0]["point"] = OTHER_CARD
+
+    hook = _tamper_first(lambda m: _hand_reveals(m), change)
+    with pytest.raises(ProofError, match=r"turn \d+: hand card \d of player \d: the strip does not prove out"):
+        play(make_seats(G4A_LONG, 1), seed=1, tamper=hook)
+    assert hook.done
+
+
+def test_a_proof_made_for_another_hand_slot_is_refused() -> None:
+    def change(m: dict) -> None:
+        reveal = _hand_reveals(m)[0]
+        reveal["slot"] = 1 if reveal["slot"] == 0 else 0
+
+    hook = _tamper_first(lambda m: _hand_reveals(m), change)
+    with pytest.raises(ProofError, match="hand card"):
+        play(make_seats(G4A_LONG, 2), seed=2, tamper=hook)
+
+
+def test_a_false_pay_off_reveal_is_refused() -> None:
+    def where(m: dict) -> bool:
+        return any(r["kind"] == "payoff" for r in m.get("turn", {}).get("reveals", []))
+
+    def change(m: dict) -> None:
+        next(r for r in m["turn"]["reveals"] if r["kind"] == "payoff")["point"] = OTHER_CARD
+
+    with pytest.raises(ProofError, match="pay-off card"):
+        play(make_seats(G4A_LONG, 3), seed=3, tamper=_tamper_first(where, change))
+
+
+def test_a_false_draw_is_refused_naming_the_draw() -> None:
+    def where(m: dict) -> bool:
+        return "draw" in m.get("turn", {}).get("end", {})
+
+    def change(m: dict) -> None:
+        draw = m["turn"]["end"]["draw"]
+        draw["points"][0], draw["proofs"][0] = OTHER_CARD, draw["proofs"][0]
+
+    with pytest.raises(ProofError, match=r"draw 1 for player \d"):
+        play(make_seats(G4A_LONG, 4), seed=4, tamper=_tamper_first(where, change))
+
+
+def test_a_false_strip_in_the_deal_is_refused() -> None:
+    def change(m: dict) -> None:
+        m["deal"]["points"][0] = OTHER_CARD
+
+    with pytest.raises(ProofError, match="the deal: pay-off top of player 1"):
+        play(make_seats(G4A_LONG, 5), seed=5, tamper=_tamper_first(lambda m: m.get("deal", {}).get("step") == 3, change))
+
+
+def test_a_wrong_move_count_of_reveals_is_refused() -> None:
+    def change(m: dict) -> None:
+        m["turn"]["reveals"].pop()
+
+    with pytest.raises(ProtocolError, match="more cards than the message reveals"):
+        play(make_seats(G4A_LONG, 6), seed=6, tamper=_tamper_first(lambda m: _hand_reveals(m), change))
+
+
+@pytest.mark.parametrize("bad", [bytes([1]) + bytes(31), bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f")])
+def test_an_invalid_or_small_order_point_is_refused_wherever_it_comes(bad: bytes) -> None:
+    text = group.b64(bad)
+
+    def in_deck(m: dict) -> None:
+        m["deal"]["deck"][7] = text
+
+    with pytest.raises(PointError, match=r"the shuffled deck \[8\]"):
+        play(make_seats(SMALL, 7), seed=7, tamper=_tamper_first(lambda m: m.get("deal", {}).get("step") == 1, in_deck))
+
+    def in_reveal(m: dict) -> None:
+        _hand_reveals(m)[0]["point"] = text
+
+    with pytest.raises(PointError, match="reveal 1"):
+        play(make_seats(G4A_LONG, 8), seed=8, tamper=_tamper_first(lambda m: _hand_reveals(m), in_reveal))
+
+
+def test_a_repeated_point_in_a_shuffle_is_refused_at_once() -> None:
+    def change(m: dict) -> None:
+        m["deal"]["rest"][5] = m["deal"]["rest"][6]
+
+    with pytest.raises(ProtocolError, match="the same point twice"):
+        play(make_seats(SMALL, 9), seed=9, tamper=_tamper_first(lambda m: m.get("deal", {}).get("step") == 2, change))
+
+
+def test_a_replayed_message_from_an_earlier_turn_is_refused() -> None:
+    kept: list[dict] = []
+    outcome: list[Exception] = []
+
+    def hook(n: int, message: dict) -> dict:
+        kept.append(copy.deepcopy(message))
+        if n == 12:
+            old = kept[n - 3]  # the same sender's message of the turn before
+            receiver = seats[1 - message["from"]]
+            for variant in (old, {**old, "seq": message["seq"]}):
+                with pytest.raises(StaleMessageError) as caught:
+                    receiver.receive(copy.deepcopy(variant))
+                outcome.append(caught.value)
+            # even with its numbers patched to the current turn, its proofs belong to the old turn
+            patched = copy.deepcopy({**old, "seq": message["seq"]})
+            patched["turn"]["turn"] = message["turn"]["turn"]
+            with pytest.raises(ProtocolError):
+                receiver.receive(patched)
+        return message
+
+    seats = make_seats(G4A_LONG, 10)
+    with pytest.raises(AssertionError, match="no end after"):
+        play(seats, seed=10, tamper=hook, max_messages=14)
+    assert len(outcome) == 2
+    assert "not the one due" in str(outcome[0]) and "turn" in str(outcome[1])
+
+
+def test_a_message_of_another_match_is_refused() -> None:
+    seats = make_seats(SMALL, 11)
+    message = seats[0].send()
+    with pytest.raises(StaleMessageError, match="another match"):
+        seats[1].receive({**message, "match": group.b64(bytes(16))})
+
+
+# --- dishonest shuffles: caught at the latest by the end-of-game audit ---
+
+
+class _Quiet(Party):
+    """A cheater's client that skips its own checks and audit, so only the honest side can catch it."""
+
+    cheated = False
+
+    def _check_new(self, card: int, what: str, extra: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        return None
+
+    def _maybe_audit(self) -> None:
+        g = self.game
+        if g is not None and g.over and g.number in self.theirs:
+            g.audited = True
+
+
+class PoolSubstituter(_Quiet):
+    """Recycles a completed center stack with one card swapped for another card of the deck."""
+
+    def _layer_pool(self, game: int, cards: list[int], k: Scalar) -> list[Point]:
+        swap = next(c for c in range(self.ruleset.deck_size) if c not in cards)
+        self.cheated = True
+        return super()._layer_pool(game, [swap, *cards[1:]], k)
+
+
+class MergeDuplicator(_Quiet):
+    """When merging, copies the card it just reserved for the other player into the stock, dropping a stock card."""
+
+    def _make_end(self, turn: int, completed: tuple, count: int) -> Any:
+        had_pools = bool(self.game.pools)  # type: ignore[union-attr]
+        draw = super()._make_end(turn, completed, count)
+        end, g = self.outbox["end"], self.game
+        if had_pools and "draw" in end and len(g.stock) > 1:  # type: ignore[union-attr]
+            given = group.point(end["draw"]["points"][0], "draw")
+            k = self._my_key(g.stock_epoch[self.me])  # type: ignore[union-attr]
+            g.stock[0] = group.mul(k, given)  # type: ignore[union-attr]
+            end["merge"]["stock"][0] = group.b64(g.stock[0])  # type: ignore[union-attr]
+            self.cheated = True
+        return draw
+
+
+@pytest.mark.parametrize("cheat", [PoolSubstituter, MergeDuplicator])
+def test_a_dishonest_shuffle_is_caught_by_the_honest_player(cheat: type[_Quiet]) -> None:
+    caught = 0
+    for seed in range(12):
+        seats = make_seats(SMALL, seed, classes=(cheat, Party))
+        try:
+            play(seats, seed=seed, stop_after_deal=2, check=False)
+        except (AuditError, CardError, PointError) as e:
+            # a copy can even be caught at once: the same point twice in a merged stock
+            assert seats[0].party.cheated and str(e)
+            caught += 1
+        else:
+            assert not seats[0].party.cheated, f"seed {seed}: a cheat went unnoticed"
+    assert caught >= 2
+
+
+def _finished_game(seed: int) -> tuple[Any, list[list[Scalar]], Any]:
+    """A record of a finished game just before its audit, and both players' keys."""
+    grabbed: list[Any] = []
+
+    class Grab(Party):
+        def _maybe_audit(self) -> None:
+            g = self.game
+            if g is not None and not g.audited and g.over and g.number in self.theirs and not grabbed:
+                keys = [[], []]
+                keys[self.me], keys[self.other] = list(self.keys[g.number]), list(self.theirs[g.number])
+                grabbed.append((copy.deepcopy(g), keys, self.match))
+            super()._maybe_audit()
+
+    play(make_seats(SMALL, seed, classes=(Grab, Grab)), seed=seed, stop_after_deal=2)
+    return grabbed[0]
+
+
+def test_the_audit_passes_an_honest_game_and_names_what_is_wrong_in_a_changed_one() -> None:
+    from pbm.audit import audit_game
+
+    record, keys, match = next(g for g in (_finished_game(s) for s in range(10)) if len(g[0].stock) >= 2)
+    audit_game(record, keys, match, 52)
+
+    bad = copy.deepcopy(record)
+    bad.stock[0] = group.mul(group.random_scalar(lambda n: bytes([7]) * n), bad.stock[0])
+    with pytest.raises(AuditError, match=r"the stock .* is no card"):
+        audit_game(bad, keys, match, 52)
+
+    bad = copy.deepcopy(record)
+    bad.stock[0] = bad.stock[1]
+    with pytest.raises(AuditError, match="twice"):
+        audit_game(bad, keys, match, 52)
+
+    wrong = [list(keys[0]), list(keys[1])]
+    wrong[1][0] = wrong[0][0]
+    with pytest.raises(AuditError, match="player 2's revealed key 0 does not match"):
+        audit_game(record, wrong, match, 52)
+
+
+def test_seat_refuses_moves_that_do_not_end_the_turn() -> None:
+    def change(m: dict) -> None:
+        m["turn"]["moves"] = " ".join(m["turn"]["moves"].split()[:-1])
+
+    def where(m: dict) -> bool:
+        return len(m.get("turn", {}).get("moves", "").split()) >= 2
+
+    with pytest.raises(ProtocolError):
+        play(make_seats(G4A_LONG, 12), seed=12, tamper=_tamper_first(where, change))
+    assert Seat  # the Seat is what refuses it

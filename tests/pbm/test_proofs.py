@@ -1,0 +1,77 @@
+"""Chaum–Pedersen strip proofs: made and checked, and a false one names its slot and turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbm import group, proofs
+from pbm.deck import seeded_rng
+from pbm.errors import ProofError
+from pbm.proofs import Context
+
+MATCH = bytes(range(16))
+CTX = Context(MATCH, 1, 14, "hand card 2 of player 1")
+
+
+def _setup() -> tuple[bytes, bytes, bytes]:
+    rng = seeded_rng(5)
+    k = group.random_scalar(rng)
+    layered = group.mul(k, group.mul(group.random_scalar(rng), group.card_point(MATCH, 1, 7)))
+    return k, group.base(k), layered
+
+
+def test_an_honest_strip_proves_out() -> None:
+    k, key, layered = _setup()
+    card, proof = proofs.strip(CTX, k, key, layered, seeded_rng(6))
+    assert group.mul(k, card) == layered and len(proof) == 64
+    proofs.verify(CTX, proof, key, card, layered)
+
+
+def test_a_wrong_point_is_refused_naming_slot_and_turn() -> None:
+    k, key, layered = _setup()
+    _, proof = proofs.strip(CTX, k, key, layered, seeded_rng(6))
+    with pytest.raises(ProofError, match=r"turn 14: hand card 2 of player 1: the strip does not prove out"):
+        proofs.verify(CTX, proof, key, group.card_point(MATCH, 1, 8), layered)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        Context(MATCH, 1, 14, "hand card 3 of player 1"),  # another slot
+        Context(MATCH, 1, 15, "hand card 2 of player 1"),  # another turn
+        Context(MATCH, 2, 14, "hand card 2 of player 1"),  # another game
+        Context(bytes(16), 1, 14, "hand card 2 of player 1"),  # another match
+    ],
+)
+def test_a_proof_is_good_for_its_own_slot_turn_game_and_match_only(other: Context) -> None:
+    k, key, layered = _setup()
+    card, proof = proofs.strip(CTX, k, key, layered, seeded_rng(6))
+    with pytest.raises(ProofError, match=other.slot):
+        proofs.verify(other, proof, key, card, layered)
+
+
+def test_a_strip_with_another_key_or_a_changed_proof_is_refused() -> None:
+    k, key, layered = _setup()
+    card, proof = proofs.strip(CTX, k, key, layered, seeded_rng(6))
+    other_key = group.base(group.random_scalar(seeded_rng(7)))
+    with pytest.raises(ProofError):
+        proofs.verify(CTX, proof, other_key, card, layered)
+    for i in (0, 40):
+        bad = bytearray(proof)
+        bad[i] ^= 1
+        with pytest.raises(ProofError):
+            proofs.verify(CTX, bytes(bad), key, card, layered)
+    with pytest.raises(ProofError):
+        proofs.verify(CTX, proof[:63], key, card, layered)
+    with pytest.raises(ProofError):
+        proofs.verify(CTX, bytes(64), key, card, layered)  # zero scalars: libsodium refuses, we name it
+
+
+def test_a_cheater_without_the_key_cannot_prove_a_substituted_card() -> None:
+    """A proof made with a random scalar instead of the key never checks."""
+    _, key, layered = _setup()
+    fake = group.random_scalar(seeded_rng(8))
+    card = group.mul(group.invert(fake), layered)
+    proof = proofs.prove(CTX, fake, key, card, layered, seeded_rng(9))
+    with pytest.raises(ProofError):
+        proofs.verify(CTX, proof, key, card, layered)
