@@ -105,3 +105,7 @@ class AuditError(ProtocolError):
 
 class SecretsError(SpiteError):
     """An encrypted secrets blob that cannot be opened: a wrong identity key, another match, or a changed blob."""
+
+
+class TableMismatchError(SpiteError):
+    """A save whose stated table, moves or score are not what its protocol message leads to."""

@@ -37,6 +37,11 @@ CREATE TABLE IF NOT EXISTS saves (
     score0 INTEGER NOT NULL, score1 INTEGER NOT NULL,
     path TEXT NOT NULL, seen_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seats (
+    match TEXT NOT NULL, seq INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (match, seq)
+);
 CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
 """
@@ -162,7 +167,9 @@ class Journal:
     def key_for(self, save: SaveFile) -> PublicKey:
         """The key to verify `save` against: the one pinned for its signer, or on first use the one the file names."""
         pinned = self.pinned(save.match)
-        return (pinned or save.players)[save.signer].public_key
+        if pinned is None or not pinned[save.signer].key:  # first use, or the one who joins an open invitation
+            return save.players[save.signer].public_key
+        return pinned[save.signer].public_key
 
     def matches(self) -> list[MatchInfo]:
         """Every match seen, the most recently active first."""
@@ -182,6 +189,9 @@ class Journal:
         if pinned is None:
             status = Status.NEW_MATCH if save.seq == 1 else Status.UNKNOWN_MATCH
             return Check(status, None, save.players)
+        newly: tuple[Player, ...] = ()
+        if pinned[1].key == "" and save.players[1].key and save.players[0].key == pinned[0].key:
+            newly, pinned = (save.players[1],), (pinned[0], save.players[1])  # the invitation was open: pin who joined
         for seat, (known, offered) in enumerate(zip(pinned, save.players, strict=True)):
             if known.key != offered.key:
                 raise KeyMismatchError(
@@ -222,7 +232,7 @@ class Journal:
             )
         if save.seq != latest.seq + 1:
             raise ChainError(f"this file is numbered {save.seq} but follows save {latest.seq}: it was made wrongly")
-        return Check(Status.CONTINUES, latest)
+        return Check(Status.CONTINUES, latest, newly)
 
     # --- changes ---
 
@@ -239,7 +249,11 @@ class Journal:
                 if where:
                     self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (where, save.hash))
                 return result
-            if result.pinned:
+            if result.pinned and result.status is Status.CONTINUES:
+                self._db.execute(
+                    "UPDATE matches SET name1 = ?, key1 = ? WHERE match = ?", (save.players[1].name, save.players[1].key, save.match)
+                )
+            elif result.pinned:
                 p0, p1 = save.players
                 self._db.execute(
                     "INSERT OR IGNORE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -250,6 +264,18 @@ class Journal:
                 (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
             )
         return result
+
+    # --- this player's own side of a match ---
+
+    def keep_seat(self, match: str, seq: int, data: str) -> None:
+        """Remember this player's protocol state (opaque text) as it stood after save `seq` of `match`."""
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", (match, seq, data))
+
+    def seat(self, match: str, seq: int) -> str | None:
+        """This player's protocol state after save `seq` of `match`, if this journal kept it."""
+        row = self._db.execute("SELECT data FROM seats WHERE match = ? AND seq = ?", (match, seq)).fetchone()
+        return row[0] if row else None
 
 
 def _record(row: tuple) -> SaveRecord:

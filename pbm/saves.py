@@ -341,6 +341,8 @@ def _validate(save: SaveFile) -> None:
     for i, player in enumerate(save.players):
         if not player.name or len(player.name) > 64 or any(ch < " " for ch in player.name):
             raise bad(f"players[{i}].name", "should be 1 to 64 printable characters")
+        if i == 1 and player.key == "" and save.seq == 1:
+            continue  # an open invitation: whoever joins takes seat 1 with their key
         try:
             player.public_key  # noqa: B018 -- parsing is the check
         except PublicKeyError as e:

@@ -1,0 +1,81 @@
+"""The public table of a game as plain data: what a save file states and the receiver recomputes.
+
+Cards are written by their physical index (``engine.cards.Card.index``); only cards every
+player may see appear here, so the section may be read by anyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import Card
+from engine.rules import Ruleset
+from engine.state import GameState, Outcome, PlayerState, Pool, Reason
+from pbm.errors import SaveFormatError
+
+
+def _ids(cards: tuple[Card, ...]) -> list[int]:
+    return [card.index for card in cards]
+
+
+def table_data(state: GameState) -> dict[str, Any]:
+    """The public part of `state`: stacks, pay-off tops and counts, hand and stock counts, pools, outcome."""
+    data: dict[str, Any] = {
+        "turn": state.turn,
+        "to_move": state.to_move,
+        "starter": state.starter,
+        "stock": state.stock_count,
+        "center": [_ids(stack) for stack in state.center],
+        "pools": [{"turn": pool.turn, "cards": _ids(pool.cards)} for pool in state.pools],
+        "players": [
+            {
+                "hand": p.hand_count,
+                "payoff": p.payoff_count,
+                "top": p.payoff_top.index if p.payoff_top is not None else -1,
+                "side": [_ids(stack) for stack in p.side],
+            }
+            for p in state.players
+        ],
+    }
+    if state.outcome is not None:
+        o = state.outcome
+        data["outcome"] = {"reason": o.reason.value, "winner": -1 if o.winner is None else o.winner, "points": o.points}
+    return data
+
+
+def table_state(data: dict[str, Any], ruleset: Ruleset, me: int, hand: tuple[Card, ...]) -> GameState:
+    """The GameState that `data` describes, as player `me` holding `hand` knows it (the other hand unseen)."""
+    try:
+
+        def cards(ids: list[int]) -> tuple[Card, ...]:
+            if any(not 0 <= i < ruleset.deck_size for i in ids):
+                raise ValueError(f"a card number outside 0-{ruleset.deck_size - 1}")
+            return tuple(Card.from_index(int(i)) for i in ids)
+
+        players = []
+        for seat, p in enumerate(data["players"]):
+            top = None if p["top"] == -1 else cards([p["top"]])[0]
+            side = tuple(cards(s) for s in p["side"])
+            if seat == me:
+                if len(hand) != p["hand"]:
+                    raise ValueError(f"the table says {p['hand']} hand cards, the protocol holds {len(hand)}")
+                players.append(PlayerState(hand, top, int(p["payoff"]), side))
+            else:
+                players.append(PlayerState((), top, int(p["payoff"]), side, int(p["hand"])))
+        outcome = None
+        if "outcome" in data:
+            o = data["outcome"]
+            outcome = Outcome(Reason(o["reason"]), None if o["winner"] == -1 else int(o["winner"]), int(o["points"]))
+        return GameState(
+            ruleset=ruleset,
+            players=(players[0], players[1]),
+            center=tuple(cards(s) for s in data["center"]),
+            stock_count=int(data["stock"]),
+            pools=tuple(Pool(int(p["turn"]), cards(p["cards"])) for p in data["pools"]),
+            to_move=int(data["to_move"]),
+            turn=int(data["turn"]),
+            starter=int(data["starter"]),
+            outcome=outcome,
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise SaveFormatError(f"field 'state' does not describe a table: {e}", "state") from e
