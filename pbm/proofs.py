@@ -68,3 +68,15 @@ def strip(ctx: Context, k: Scalar, key: Point, layered: Point, rng: Rng) -> tupl
     """Strip the layer k from `layered`, with its proof: (card, proof)."""
     card = group.mul(group.invert(k), layered)
     return card, prove(ctx, k, key, card, layered, rng)
+
+
+def read_proof(text: object, what: str) -> bytes:
+    """An incoming proof: 64 bytes of base64url text."""
+    return group.unb64(text, 64, f"{what}: the proof")
+
+
+def read_proofs(texts: object, count: int, what: str) -> list[bytes]:
+    """`count` incoming proofs."""
+    if not isinstance(texts, list) or len(texts) != count:
+        raise ProofError(f"{what}: {count} proofs are due")
+    return [read_proof(t, f"{what} [{i + 1}]") for i, t in enumerate(texts)]

@@ -1,0 +1,141 @@
+"""Checking the other player's turn on receipt: reveals, the end of turn (shuffle, draw, merge, pools), revealed keys.
+
+A mixin of :class:`pbm.dealing.Party`. Nothing is taken in here: what checks out is staged
+for the engine's dealer calls, so a refused message changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.moves import InvalidMoveError, Move, parse_turn
+from pbm import group, proofs
+from pbm.deck import HandCard
+from pbm.errors import ProtocolError, StaleMessageError
+from pbm.proofs import read_proof, read_proofs
+
+
+class TurnChecks:
+    """The receiver's checks of a turn message."""
+
+    def _on_turn(self, section: Any) -> list[Move]:
+        g = self._g()
+        if not isinstance(section, dict):
+            raise ProtocolError("the turn section is not a table")
+        if section.get("game") != g.number or section.get("turn") != g.turn or g.over:
+            raise StaleMessageError(
+                f"a turn {section.get('turn')} of game {section.get('game')} where turn {g.turn} of game {g.number} is due"
+            )
+        if g.to_move != self.other:
+            raise StaleMessageError(f"turn {g.turn} is this player's own turn")
+        try:
+            moves = parse_turn(str(section.get("moves", "")))
+        except InvalidMoveError as e:
+            raise ProtocolError(f"turn {g.turn}: {e}") from e
+        if not moves:
+            raise ProtocolError(f"turn {g.turn}: the message has no moves")
+        x, t = self.other, g.turn
+        hand = list(g.hands[x])
+        pile = list(g.piles[x])
+        seen: set[int] = set()
+        for n, rv in enumerate(section.get("reveals", [])):
+            if not isinstance(rv, dict):
+                raise ProtocolError(f"turn {t}: reveal {n + 1} is not a table")
+            pt = group.point(rv.get("point"), f"turn {t}: reveal {n + 1}")
+            prf = read_proof(rv.get("proof"), f"turn {t}: reveal {n + 1}")
+            if rv.get("kind") == "hand":
+                slot = rv.get("slot")
+                if not isinstance(slot, int) or not 0 <= slot < len(hand):
+                    raise ProtocolError(f"turn {t}: reveal {n + 1} names hand card {slot}, which player {x + 1} does not hold")
+                entry = hand.pop(slot)
+                what = f"hand card {slot + 1} of player {x + 1}"
+                proofs.verify(self._ctx(t, what), prf, g.keys[x][entry.epoch], pt, entry.point)
+            elif rv.get("kind") == "payoff":
+                if not pile:
+                    raise ProtocolError(f"turn {t}: reveal {n + 1} turns up a pay-off card that player {x + 1} does not have")
+                layered = pile.pop()
+                what = f"pay-off card {len(pile) + 1} of player {x + 1}"
+                proofs.verify(self._ctx(t, what), prf, g.keys[x][0], pt, layered)
+                slot = -1
+            else:
+                raise ProtocolError(f"turn {t}: reveal {n + 1} is of no known kind")
+            index = self._decode(pt, f"turn {t}: the reveal of {what}")
+            self._check_new(index, f"the reveal of {what}", seen)
+            seen.add(index)
+            self._staged.reveals.append((rv["kind"], slot, index))
+        if "end" in section:
+            self._staged.end = self._check_end(section["end"], seen)
+        return moves
+
+    def _check_end(self, end: Any, seen: set[int]) -> dict[str, Any]:
+        """Check the other's end of turn (shuffle, reservation of my draw, merge, pool layers) and read my draw."""
+        g, x, me, t = self._g(), self.other, self.me, self._g().turn
+        if not isinstance(end, dict):
+            raise ProtocolError(f"turn {t}: the end of turn is not a table")
+        stock, epoch, keys = list(g.stock), g.stock_epoch[x], []
+        shuffled_flags, last = list(g.shuffled), []
+        if ("shuffle" in end) != (not g.shuffled[x]):
+            raise ProtocolError(f"turn {t}: player {x + 1} {'must' if not g.shuffled[x] else 'may not'} shuffle the stock now")
+        if "shuffle" in end:
+            sh = _table_of(end["shuffle"], f"turn {t}: the shuffle")
+            keys.append(group.point(sh.get("key"), f"turn {t}: the shuffle's key"))
+            stock = group.points(sh.get("stock"), f"turn {t}: the shuffled stock", len(stock))
+            epoch = len(g.keys[x]) + len(keys) - 1
+            shuffled_flags[x], last = True, [x, t]
+        key = keys[-1] if keys else g.keys[x][epoch]
+        draw: list[HandCard] = []
+        if "draw" in end:
+            dr = _table_of(end["draw"], f"turn {t}: the draw")
+            n = len(dr.get("points", []))
+            if not 0 < n <= min(self.ruleset.hand_size, len(stock)):
+                raise ProtocolError(f"turn {t}: {n} cards reserved from a stock of {len(stock)}")
+            pts = group.points(dr.get("points"), f"turn {t}: the draw", n)
+            prfs = read_proofs(dr.get("proofs"), n, f"turn {t}: the draw")
+            mine = self._my_key(g.stock_epoch[me])
+            inverse = group.invert(mine)
+            for i, (pt, prf) in enumerate(zip(pts, prfs, strict=True)):
+                proofs.verify(self._ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, stock[-1 - i])
+                index = self._decode(group.mul(inverse, pt), f"turn {t}: your draw {i + 1}")
+                self._check_new(index, f"your draw {i + 1}", seen)
+                seen.add(index)
+                draw.append(HandCard(pt, g.stock_epoch[me], index))
+            stock = stock[: len(stock) - n]
+        merged = bool(g.pools)
+        if ("merge" in end) != merged:
+            raise ProtocolError(f"turn {t}: the pools completed last turn {'must' if merged else 'cannot'} be merged now")
+        if merged:
+            mg = _table_of(end["merge"], f"turn {t}: the merge")
+            keys.append(group.point(mg.get("key"), f"turn {t}: the merge's key"))
+            size = len(stock) + sum(len(p.cards) for p in g.pools)
+            stock = group.points(mg.get("stock"), f"turn {t}: the merged stock", size)
+            epoch = len(g.keys[x]) + len(keys) - 1
+            shuffled_flags = [False, False]
+            shuffled_flags[x], last = True, [x, t]
+        pools = []
+        for i, pool in enumerate(end.get("pools", [])):
+            pools.append(group.points(pool, f"turn {t}: pool {i + 1}", self.ruleset.complete_at))
+        return {
+            "keys": keys,
+            "stock": stock,
+            "epoch": epoch,
+            "shuffled": shuffled_flags,
+            "last_shuffle": last,
+            "merged": merged,
+            "draw": draw,
+            "pools": pools,
+        }
+
+    def _on_secrets(self, section: Any) -> None:
+        g = self._g()
+        if not isinstance(section, dict) or section.get("game") != g.number or g.number in self.theirs:
+            raise StaleMessageError(f"keys of game {section.get('game') if isinstance(section, dict) else '?'} are not due now")
+        keys = section.get("keys")
+        if not isinstance(keys, list):
+            raise ProtocolError("the revealed keys are not a list")
+        self.theirs[g.number] = [group.scalar(k, f"revealed key {i}") for i, k in enumerate(keys)]
+
+
+def _table_of(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProtocolError(f"{what} is not a table")
+    return value

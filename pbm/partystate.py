@@ -1,0 +1,95 @@
+"""Saving and restoring a Party: its public protocol state as plain data, its secret scalars as bytes to seal.
+
+A mixin of :class:`pbm.dealing.Party`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Self
+
+from engine.game import Match
+from engine.rules import G4A, Ruleset
+from pbm import group
+from pbm.deck import GameRecord
+from pbm.errors import ProtocolError
+from pbm.group import Rng, b64s
+
+VERSION = 1
+
+
+class Persistence:
+    """export_public / export_secrets / restore."""
+
+    def export_public(self) -> dict[str, Any]:
+        """This party's protocol state as plain TOML-compatible data (no secret in it)."""
+        if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
+            raise ProtocolError("a received message is half played through; settle it before saving")
+        data: dict[str, Any] = {
+            "v": VERSION,
+            "me": self.me,
+            "match": group.b64(self.match),
+            "seq": self.seq,
+            "scores": list(self.record.scores),
+            "games": self.record.games,
+            "theirs": {str(g): b64s(k) for g, k in self.theirs.items()},
+            "sent_secrets": sorted(self.sent_secrets),
+            "deal_ready": self._deal_ready,
+            "outbox": self.outbox,
+        }
+        if self.game is not None:
+            data["game"] = self.game.to_data()
+        if self.dealing is not None:
+            data["dealing"] = _dealing_data(self.dealing)
+        return json.loads(json.dumps(data))  # a deep copy of plain data
+
+    def export_secrets(self) -> bytes:
+        """My secret scalars, serialized (seal them with pbm.secrets before they leave memory)."""
+        return json.dumps({"v": VERSION, "keys": {str(g): b64s(k) for g, k in self.keys.items()}}, sort_keys=True).encode()
+
+    @classmethod
+    def restore(cls, public: dict[str, Any], secret: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> Self:
+        """The party that :meth:`export_public` and :meth:`export_secrets` describe."""
+        try:
+            match = group.unb64(public["match"], 16, "the match id")
+            party = cls(int(public["me"]), match, ruleset, rng)
+            party.seq = int(public["seq"])
+            party.record = Match(ruleset, (int(public["scores"][0]), int(public["scores"][1])), int(public["games"]))
+            party.theirs = {int(g): [group.scalar(k, "a revealed key") for k in ks] for g, ks in public["theirs"].items()}
+            party.sent_secrets = {int(g) for g in public["sent_secrets"]}
+            party._deal_ready = bool(public["deal_ready"])
+            party.outbox = json.loads(json.dumps(public["outbox"]))
+            secrets = json.loads(secret)
+            party.keys = {int(g): [group.scalar(k, "a secret key") for k in ks] for g, ks in secrets["keys"].items()}
+            if "game" in public:
+                party.game = GameRecord.from_data(public["game"])
+                table = party._table(party.game.number)
+                for h in party.game.hands[party.me]:
+                    h.card = table.get(group.mul(group.invert(party.keys[party.game.number][h.epoch]), h.point))
+                    if h.card is None:
+                        raise ProtocolError("a hand card of the saved game does not open with the saved keys")
+            if "dealing" in public:
+                party.dealing = _dealing_from(public["dealing"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e
+        return party
+
+
+def _dealing_data(d: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": d["game"], "step": d["step"], "first": d["first"]}
+    if "record" in d:
+        out["record"] = d["record"].to_data()
+        out["top"] = group.b64(d["top"])
+    if "tops" in d:
+        out["tops"] = [d["tops"][0], d["tops"][1]]
+    return out
+
+
+def _dealing_from(data: dict[str, Any]) -> dict[str, Any]:
+    d: dict[str, Any] = {"game": int(data["game"]), "step": int(data["step"]), "first": int(data["first"])}
+    if "record" in data:
+        d["record"] = GameRecord.from_data(data["record"])
+        d["top"] = group.point(data["top"], "the dealt pay-off top")
+    if "tops" in data:
+        d["tops"] = {0: int(data["tops"][0]), 1: int(data["tops"][1])}
+    return d
