@@ -1,0 +1,268 @@
+"""A match as one player's client runs it: open a save, check everything, play, write the next save.
+
+The save carries the protocol message, the public table and each player's sealed secrets;
+this player's own protocol state between files is kept in their journal (docs/save-format.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.cards import Card
+from engine.game import Match
+from engine.moves import Move
+from engine.rules import Ruleset
+from engine.state import GameState, PlayerView
+from pbm import saves
+from pbm.dealing import Party
+from pbm.errors import SpiteError, TableMismatchError
+from pbm.identity import Identity
+from pbm.journal import Check, Journal
+from pbm.saves import Player, SaveFile, TurnRecord
+from pbm.seat import Seat
+from pbm.secrets import seal, unseal
+from pbm.table import table_data, table_state
+
+
+class NotAPlayerError(SpiteError):
+    """The file belongs to a match between two other players."""
+
+
+class NotYourTurnError(SpiteError):
+    """The file is not one this player should answer now."""
+
+
+class NoRecordError(SpiteError):
+    """This machine's journal has no record of this player's side of the match."""
+
+
+@dataclass
+class Opened:
+    """A verified save as seen by one player: where the match stands and what this player may do."""
+
+    save: SaveFile
+    path: Path
+    me: int
+    seat: Seat
+    check: Check
+    their_moves: list[Move] = field(default_factory=list)
+    mine: bool = False  # the file is this player's own last save
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.save.players[0].name, self.save.players[1].name)
+
+    @property
+    def state(self) -> GameState | None:
+        return self.seat.state
+
+    @property
+    def view(self) -> PlayerView | None:
+        return None if self.seat.state is None else self.seat.state.view(self.me)
+
+    @property
+    def record(self) -> Match:
+        return self.seat.party.record
+
+    @property
+    def match_over(self) -> bool:
+        return self.record.is_over
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that should write the next file, or None when the match is over."""
+        if self.match_over:
+            return None
+        if self.mine:
+            return 1 - self.me
+        return self.me
+
+    @property
+    def can_move(self) -> bool:
+        """Whether this player has a turn to play now (not merely a deal step to answer)."""
+        return not self.mine and self.seat.my_turn
+
+
+def match_id_bytes(save: SaveFile) -> bytes:
+    return bytes.fromhex(save.match)
+
+
+def _seat_data(opened_seat: Seat, identity: Identity, match: bytes) -> str:
+    party = opened_seat.party
+    data = {
+        "party": party.export_public(),
+        "secrets": seal(party.export_secrets(), identity.private_bytes(), match),
+        "state": None if opened_seat.state is None else table_data(opened_seat.state),
+        "hand": [] if opened_seat.state is None else [card.index for card in opened_seat.state.players[party.me].hand],
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+def _restore_seat(text: str, identity: Identity, match: bytes, ruleset: Ruleset) -> Seat:
+    data = json.loads(text)
+    party = Party.restore(data["party"], unseal(data["secrets"], identity.private_bytes(), match), ruleset)
+    state = None
+    if data["state"] is not None:
+        hand = tuple(Card.from_index(i) for i in data["hand"])
+        state = table_state(data["state"], ruleset, party.me, hand)
+    return Seat(party, state)
+
+
+def seat_of(save: SaveFile, identity: Identity) -> int:
+    """This player's seat in the match of `save`; raises NotAPlayerError if they have none (and cannot join)."""
+    mine = identity.public_text
+    for seat, player in enumerate(save.players):
+        if player.key == mine:
+            return seat
+    if save.seq == 1 and save.players[1].key == "":
+        return 1
+    names = " and ".join(p.name for p in save.players)
+    raise NotAPlayerError(f"this file is a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
+
+
+def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
+    """Read, verify and take in the save at `path` for `identity`: signature, chain, proofs, moves and table.
+
+    Raises a SpiteError that says what is wrong; records nothing.
+    """
+    save = saves.read(path)
+    me = seat_of(save, identity)
+    saves.verify(save, journal.key_for(save))
+    check = journal.check(save)
+    match = match_id_bytes(save)
+    if save.signer == me:
+        kept = journal.seat(save.match, save.seq)
+        if kept is None:
+            raise NoRecordError("this is a file you wrote, but this machine has no record of it: open the file your opponent sent instead")
+        return Opened(save, path, me, _restore_seat(kept, identity, match, save.rules), check, mine=True)
+    message = save.protocol.get("message")
+    if not isinstance(message, dict):
+        raise TableMismatchError("the file has no protocol message to take in")
+    if save.seq == 1:
+        seat = Seat(Party(me, match, save.rules))
+    else:
+        kept = journal.seat(save.match, save.seq - 1)
+        if kept is None:
+            raise NoRecordError(
+                f"this machine has no record of your side of match {save.match[:8]} before this file; "
+                "continue on the machine (spite home) where you wrote your last file, or copy that spite home here"
+            )
+        seat = _restore_seat(kept, identity, match, save.rules)
+    moves = seat.receive(json.loads(json.dumps(message)))
+    _check_history(save, moves, seat)
+    _check_table(save, seat, moves)
+    return Opened(save, path, me, seat, check, moves)
+
+
+def _check_history(save: SaveFile, moves: list[Move], seat: Seat) -> None:
+    if moves:
+        last = save.history[-1] if save.history else None
+        if last is None or last.by != save.signer or last.moves != " ".join(map(str, moves)):
+            raise TableMismatchError("the move list in the file does not match the moves its protocol message plays")
+    if tuple(save.score) != seat.party.record.scores:
+        raise TableMismatchError(
+            f"the file says the score is {save.score[0]}-{save.score[1]}, the games played give {seat.party.record.scores}"
+        )
+
+
+def _check_table(save: SaveFile, seat: Seat, moves: list[Move]) -> None:
+    """A file with moves states the table they lead to, which must be the recomputed one; a file without moves states none."""
+    expected = {} if seat.state is None or not moves else table_data(seat.state)
+    if dict(save.state) != expected:
+        raise TableMismatchError("the table in this file is not the one its moves lead to: it was edited or made wrongly")
+
+
+def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path | None = None) -> tuple[SaveFile, Path]:
+    """Send what is due (the moves played on `opened.seat`, or a deal step) as the next save, written next to the input.
+
+    The input file is recorded as seen and never changed; the new file never replaces an existing one.
+    """
+    seat, save, me = opened.seat, opened.save, opened.me
+    played = list(seat.moves)
+    message = seat.send()
+    g = seat.party.game
+    game = g.number if g is not None else 1
+    history = list(save.history) if save.game == game else []
+    if played:
+        history.append(TurnRecord(me, " ".join(map(str, played))))
+    players = list(save.players)
+    players[me] = Player(identity.name if save.seq == 1 and me == 1 else players[me].name, identity.public_text)
+    match = match_id_bytes(save)
+    secrets = dict(save.secrets)
+    secrets[me] = seal(seat.party.export_secrets(), identity.private_bytes(), match)
+    new = SaveFile(
+        match=save.match,
+        seq=save.seq + 1,
+        game=game,
+        turn=len(history),
+        prev=save.hash,
+        rules=save.rules,
+        players=(players[0], players[1]),
+        score=seat.party.record.scores,
+        state=table_data(seat.state) if played and seat.state is not None else {},
+        history=tuple(history),
+        protocol={"message": message},
+        secrets=secrets,
+    )
+    signed = saves.sign(new, identity)
+    data = saves.to_toml(signed)
+    path = out if out is not None else saves.fresh_path(signed, opened.path)
+    if path.exists() or path.resolve() == opened.path.resolve():
+        raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
+    journal.record(save, opened.path)
+    saves.write_atomic(path, data)
+    journal.record(signed, path)
+    journal.keep_seat(signed.match, signed.seq, _seat_data(seat, identity, match))
+    return signed, path
+
+
+def new_match(
+    identity: Identity,
+    journal: Journal,
+    rules: Ruleset,
+    opponent: str,
+    opponent_key: str = "",
+    out: Path | None = None,
+    directory: Path | None = None,
+) -> tuple[SaveFile, Path]:
+    """Start a match as seat 0 and write the invitation (deal step 1)."""
+    match_hex = saves.new_match_id()
+    match = bytes.fromhex(match_hex)
+    seat = Seat(Party(0, match, rules))
+    message = seat.send()
+    save = SaveFile(
+        match=match_hex,
+        seq=1,
+        game=1,
+        turn=0,
+        prev="",
+        rules=rules,
+        players=(Player(identity.name, identity.public_text), Player(opponent, opponent_key)),
+        score=(0, 0),
+        protocol={"message": message},
+        secrets={0: seal(seat.party.export_secrets(), identity.private_bytes(), match)},
+    )
+    signed = saves.sign(save, identity)
+    data = saves.to_toml(signed)
+    path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
+    if path.exists():
+        raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
+    saves.write_atomic(path, data)
+    journal.record(signed, path)
+    journal.keep_seat(signed.match, signed.seq, _seat_data(seat, identity, match))
+    return signed, path
+
+
+def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Ruleset:
+    """`rules` with a shorter pay-off pile or target score, named so players see the match is not plain g4a."""
+    changes: dict[str, object] = {}
+    if payoff is not None:
+        changes["payoff_size"] = payoff
+    if target is not None:
+        changes["target_score"] = target
+    if not changes:
+        return rules
+    return dataclasses.replace(rules, name="custom", **changes)  # type: ignore[arg-type]
