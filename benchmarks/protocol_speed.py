@@ -99,12 +99,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", nargs=2, default=["greedy", "greedy"])
     args = parser.parse_args()
-    movers, receivers, games, sizes, deals = [], [], [], [], []
+    movers, receivers, games, sizes, deals, turns = [], [], [], [], [], []
     for g in range(args.games):
         m, r, total, s, d = one_game(args.seed + g, tuple(args.bots))  # type: ignore[arg-type]
         movers += m
         receivers += r
         games.append(total)
+        turns.append(len(m))
         sizes += s
         deals += d
     print(f"g4a, {args.games} games, {len(movers)} turns, bots {args.bots[0]} vs {args.bots[1]}, CPU time inside the Party only")
@@ -112,7 +113,11 @@ def main() -> None:
     print(
         f"  receiver per turn: median {statistics.median(receivers):6.2f} ms   p90 {_p90(receivers):6.2f} ms   max {max(receivers):6.2f} ms"
     )
-    print(f"  whole game, both sides, deal and audit included: median {statistics.median(games):.3f} s   max {max(games):.3f} s")
+    longest = turns[games.index(max(games))]
+    print(
+        f"  whole game, both sides, deal and audit included: median {statistics.median(games):.3f} s   "
+        f"max {max(games):.3f} s (a game of {longest} turns)"
+    )
     print(f"  turn message (TOML, tomli_w): median {statistics.median(sizes):.0f} B   max {max(sizes)} B")
     print(f"  deal and end-of-game messages: max {max(deals)} B")
     ok_turn = max(statistics.median(movers), statistics.median(receivers)) <= TURN_BUDGET_MS

@@ -196,7 +196,10 @@ class Party(DealSteps, TurnChecks, Persistence):
             g.stock = shuffled(self.rng, group.layer(factor, g.stock))
             g.keys[me].append(pub)
             g.stock_epoch[me], g.shuffled[me], g.last_shuffle = epoch, True, [me, turn]
-            end["shuffle"] = {"key": group.b64(pub), "stock": b64s(g.stock)}
+            if g.pools and count <= len(g.stock):  # the merge below re-shuffles at once: only the reserved top need travel
+                end["shuffle"] = {"key": group.b64(pub), "top": b64s(g.stock[len(g.stock) - i - 1] for i in range(count))}
+            else:
+                end["shuffle"] = {"key": group.b64(pub), "stock": b64s(g.stock)}
         if count > len(g.stock):
             raise DealerError(f"turn {turn}: {count} cards are due from a stock of {len(g.stock)}")
         if count:

@@ -73,13 +73,21 @@ class TurnChecks:
         if not isinstance(end, dict):
             raise ProtocolError(f"turn {t}: the end of turn is not a table")
         stock, epoch, keys = list(g.stock), g.stock_epoch[x], []
+        top: list[bytes] | None = None
         shuffled_flags, last = list(g.shuffled), []
         if ("shuffle" in end) != (not g.shuffled[x]):
             raise ProtocolError(f"turn {t}: player {x + 1} {'must' if not g.shuffled[x] else 'may not'} shuffle the stock now")
         if "shuffle" in end:
             sh = _table_of(end["shuffle"], f"turn {t}: the shuffle")
             keys.append(group.point(sh.get("key"), f"turn {t}: the shuffle's key"))
-            stock = group.points(sh.get("stock"), f"turn {t}: the shuffled stock", len(stock))
+            if "top" in sh:  # a merge follows in this turn: only the cards reserved from this shuffle travel
+                if not g.pools:
+                    raise ProtocolError(f"turn {t}: a shuffle must send the whole stock unless a merge follows")
+                top = group.points(sh.get("top"), f"turn {t}: the top of the shuffled stock")
+                if len(top) > len(stock) or len(top) != len(_table_of(end.get("draw", {"points": []}), "the draw").get("points", [])):
+                    raise ProtocolError(f"turn {t}: the top of the shuffled stock is not the reserved draw")
+            else:
+                stock = group.points(sh.get("stock"), f"turn {t}: the shuffled stock", len(stock))
             epoch = len(g.keys[x]) + len(keys) - 1
             shuffled_flags[x], last = True, [x, t]
         key = keys[-1] if keys else g.keys[x][epoch]
@@ -94,7 +102,8 @@ class TurnChecks:
             mine = self._my_key(g.stock_epoch[me])
             inverse = group.invert(mine)
             for i, (pt, prf) in enumerate(zip(pts, prfs, strict=True)):
-                proofs.verify(self._ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, stock[-1 - i])
+                layered = top[i] if top is not None else stock[-1 - i]
+                proofs.verify(self._ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, layered)
                 index = self._decode(group.mul(inverse, pt), f"turn {t}: your draw {i + 1}")
                 self._check_new(index, f"your draw {i + 1}", seen)
                 seen.add(index)

@@ -48,10 +48,14 @@ def test_ties_when_the_stock_runs_out_are_audited_and_the_next_game_follows() ->
 
 def test_many_small_games_keep_both_sides_in_agreement() -> None:
     merges = 0
+    shuffles: list[str] = []
     for seed in range(8):
         played = play(make_seats(SMALL, seed), ("greedy", "greedy"), seed=seed, stop_after_deal=3)
         merges += played.merges
+        shuffles += [k for m in played.messages for k in m.get("turn", {}).get("end", {}).get("shuffle", {}) if k != "key"]
     assert merges >= 3
+    # both kinds of stock shuffle: the whole stock, and only the reserved top when a merge follows at once
+    assert "stock" in shuffles and "top" in shuffles
 
 
 def test_messages_are_plain_toml_data_and_small() -> None:
