@@ -300,7 +300,7 @@ class Party(DealSteps, TurnChecks, Persistence):
         elif self.outbox.get("reveals") or "end" in self.outbox:
             raise ProtocolError("cards were played but no moves are given to send")
         self.outbox.pop("reveals", None)
-        if state is not None and state.outcome is not None and g is not None:
+        if state is not None and state.outcome is not None and g is not None and not self._deal_ready:
             self._game_over(state)
             if g.number not in self.sent_secrets:
                 msg["secrets"] = {"game": g.number, "keys": b64s(self.keys[g.number])}
@@ -375,15 +375,18 @@ class Party(DealSteps, TurnChecks, Persistence):
             raise ProtocolError(f"turn {g.turn if g else 0}: the message reveals more cards than the moves turn up")
         if self._staged.end is not None and not self._staged.consumed_end:
             raise ProtocolError(f"turn {g.turn if g else 0}: the message ends a turn that the moves do not end")
-        if state is not None and state.outcome is not None:
+        if state is not None and state.outcome is not None and not self._deal_ready:
             self._game_over(state)
         elif g is not None and g.number in self.theirs and not g.over:
             raise ProtocolError(f"game {g.number}: keys revealed before the game is over")
         self._maybe_audit()
 
     def _game_over(self, state: GameState) -> None:
+        """Note that the game ended as `state` says; the state must be this game's (its turn is the protocol's)."""
         g = self._g()
         if not g.over:
+            if state.turn != g.turn:
+                raise ProtocolError(f"the finished game given is at turn {state.turn}, but game {g.number} is at turn {g.turn}")
             g.over = True
             self.record = self.record.record(state.outcome)  # type: ignore[arg-type]
 
