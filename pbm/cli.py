@@ -22,7 +22,7 @@ from pbm.errors import SpiteError
 from pbm.home import spite_home
 from pbm.identity import Identity, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal
-from pbm.match import Opened, new_match, open_save, replace_rules, write_next
+from pbm.match import DEFAULT_OPPONENT, Opened, new_match, open_save, replace_rules, write_next
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -103,7 +103,7 @@ def id_command(
 @_handled
 def new(
     name: Annotated[str | None, typer.Option("--name", help="Your name as your opponent sees it.")] = None,
-    opponent: Annotated[str, typer.Option("--opponent", help="Your opponent's name.")] = "Opponent",
+    opponent: Annotated[str, typer.Option("--opponent", help="Your opponent's name (default: the name they go by).")] = DEFAULT_OPPONENT,
     opponent_key: Annotated[
         str, typer.Option("--opponent-key", help="Your opponent's public key (spite1:...); without it, whoever opens the file may join.")
     ] = "",

@@ -26,6 +26,8 @@ from pbm.seat import Seat
 from pbm.secrets import seal, unseal
 from pbm.table import table_data, table_state
 
+DEFAULT_OPPONENT = "Opponent"
+
 
 class NotAPlayerError(SpiteError):
     """The file belongs to a match between two other players."""
@@ -189,7 +191,10 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     if played:
         history.append(TurnRecord(me, " ".join(map(str, played))))
     players = list(save.players)
-    players[me] = Player(identity.name if save.seq == 1 and me == 1 else players[me].name, identity.public_text)
+    name = players[me].name
+    if save.seq == 1 and me == 1 and name == DEFAULT_OPPONENT:
+        name = identity.name  # the inviter named nobody: the one who joins goes by their own name
+    players[me] = Player(name, identity.public_text)
     match = match_id_bytes(save)
     secrets = dict(save.secrets)
     secrets[me] = seal(seat.party.export_secrets(), identity.private_bytes(), match)
