@@ -263,3 +263,28 @@ def test_seat_refuses_moves_that_do_not_end_the_turn() -> None:
     with pytest.raises(ProtocolError):
         play(make_seats(G4A_LONG, 12), seed=12, tamper=_tamper_first(where, change))
     assert Seat  # the Seat is what refuses it
+
+
+def test_a_message_out_of_turn_or_from_the_wrong_seat_is_refused() -> None:
+    seats = make_seats(SMALL, 13)
+    first = seats[0].send()
+    with pytest.raises(ProtocolError, match="not from the other player"):
+        seats[0].receive(first)  # a player's own message sent back to it
+    seats[1].receive(first)
+    second = seats[1].send()
+    seats[0].receive(second)
+    while seats[0].my_turn:
+        seats[0].play(make_bot_move(seats[0]))
+    third = seats[0].send()
+    seats[1].receive(third)
+    # player 1 sends another turn although turn 2 is player 2's
+    forged = {k: v for k, v in copy.deepcopy(third).items() if k != "deal"}
+    forged["seq"], forged["turn"]["turn"] = 4, 2
+    with pytest.raises(StaleMessageError, match="turn 2 is this player's own turn"):
+        seats[1].receive(forged)
+
+
+def make_bot_move(seat: Seat) -> Any:
+    from engine.bots import make_bot
+
+    return make_bot("greedy").choose(seat.state.view(seat.party.me))  # type: ignore[union-attr]
