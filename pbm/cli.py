@@ -406,7 +406,7 @@ def practice(
     computer = load_or_create(bot_home, name="Computer")
     files = ensure_private_dir(bot_home / "saves")
     with Journal.open(home) as journal, Journal.open(bot_home) as bot_journal:
-        path = _last_practice_file(journal, identity, computer) if resume else None
+        path = _last_practice_file(journal, bot_journal, identity, computer) if resume else None
         if resume and path is None:
             raise SpiteError("there is no unfinished practice match to resume: start one with 'spite practice'")
         if path is None:
@@ -444,10 +444,13 @@ def _signer_key(path: Path) -> str:
     return save.players[save.signer].key
 
 
-def _last_practice_file(journal: Journal, identity: Identity, computer: Identity) -> Path | None:
+def _last_practice_file(journal: Journal, bot_journal: Journal, identity: Identity, computer: Identity) -> Path | None:
+    """The newest file of the last unfinished practice match, whichever side wrote it."""
     for info in journal.matches():
         if info.seat_of(identity.public_key) is not None and info.seat_of(computer.public_key) is not None and not info.over:
-            return Path(info.latest.path)
+            theirs = bot_journal.latest(info.match)
+            latest = theirs if theirs is not None and theirs.seq > info.latest.seq else info.latest
+            return Path(latest.path)
     return None
 
 
