@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.moves import InvalidMoveError, Move, parse_turn
+from engine.cards import RANK_TEXT, Card
+from engine.moves import HAND, PAYOFF, InvalidMoveError, Move, parse_turn
 from pbm import group, proofs
 from pbm.deck import HandCard
-from pbm.errors import ProtocolError, StaleMessageError
+from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.proofs import read_proof, read_proofs
 
 
@@ -63,9 +64,43 @@ class TurnChecks:
             self._check_new(index, f"the reveal of {what}", seen)
             seen.add(index)
             self._staged.reveals.append((rv["kind"], slot, index))
+        ends_game = self._match_reveals(moves, len(g.piles[x]), t)
+        if ends_game and "end" in section:
+            raise ProtocolError(f"turn {t}: the moves end the game, but the message also ends the turn")
+        if not ends_game and "end" not in section:
+            raise ProtocolError(f"turn {t}: the moves end the turn, but the message does not")
         if "end" in section:
             self._staged.end = self._check_end(section["end"], seen)
         return moves
+
+    def _match_reveals(self, moves: list[Move], facedown: int, t: int) -> bool:
+        """Check that the reveals are the cards the moves turn up, in order and of the moves' ranks; True if the moves end the game."""
+        queue = list(self._staged.reveals)
+        for n, move in enumerate(moves):
+            if n and moves[n - 1].ends_turn:
+                raise ProtocolError(f"turn {t}: the move {move} comes after the turn ended")
+            if move.source == HAND:
+                if not queue or queue[0][0] != "hand":
+                    raise ProtocolError(f"turn {t}: the move {move} plays a hand card that the message does not reveal")
+                card = Card.from_index(queue.pop(0)[2])
+                if card.rank != move.source_index:
+                    raise CardError(f"turn {t}: the move {move} plays a {RANK_TEXT[move.source_index]} but the card revealed is {card}")
+            elif move.source == PAYOFF:
+                if facedown == 0:  # the last pay-off card: the game ends with this move
+                    if n != len(moves) - 1:
+                        raise ProtocolError(f"turn {t}: moves follow the one that ends the game")
+                    if queue:
+                        raise ProtocolError(f"turn {t}: the message reveals more cards than the moves turn up")
+                    return True
+                if not queue or queue[0][0] != "payoff":
+                    raise ProtocolError(f"turn {t}: the move {move} turns up a pay-off card that the message does not reveal")
+                queue.pop(0)
+                facedown -= 1
+        if queue:
+            raise ProtocolError(f"turn {t}: the message reveals more cards than the moves turn up")
+        if not moves[-1].ends_turn:
+            raise ProtocolError(f"turn {t}: the moves do not end the turn")
+        return False
 
     def _check_end(self, end: Any, seen: set[int]) -> dict[str, Any]:
         """Check the other's end of turn (shuffle, reservation of my draw, merge, pool layers) and read my draw."""
