@@ -9,6 +9,7 @@ which the receiver applies to its own state with its Party as dealer, then calls
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,6 +111,13 @@ class Party(DealSteps, TurnChecks, Persistence):
     # --- the Dealer ---
 
     def deal(self, ruleset: Ruleset, starter: int) -> Deal:
+        deal = self.peek_deal(ruleset, starter)
+        self._deal_ready = False
+        self.dealing = None
+        return deal
+
+    def peek_deal(self, ruleset: Ruleset, starter: int) -> Deal:
+        """What :meth:`deal` will answer, without taking the deal (for a dry run of a received message)."""
         if not self._deal_ready or self.dealing is None:
             raise DealerError("the deal is not complete: its messages have not all arrived")
         g = self._g()
@@ -120,13 +128,16 @@ class Party(DealSteps, TurnChecks, Persistence):
         hands[self.me] = tuple(Card.from_index(c.card) for c in g.hands[self.me])  # type: ignore[arg-type]
         unseen = [0, 0]
         unseen[self.other] = len(g.hands[self.other])
-        self._deal_ready = False
-        self.dealing = None
         return Deal(
             hands=(hands[0], hands[1]),
             payoff_tops=(Card.from_index(tops[0]), Card.from_index(tops[1])),
             unseen=(unseen[0], unseen[1]),
         )
+
+    def staged(self) -> tuple[list[Card], list[Card]]:
+        """The cards a received message will turn up, in order, and my draw: what the dealer calls will answer."""
+        end = self._staged.end
+        return [Card.from_index(i) for _, _, i in self._staged.reveals], [Card.from_index(h.card) for h in (end["draw"] if end else [])]  # type: ignore[arg-type]
 
     def turn_up(self, player: int) -> Card:
         g = self._g()
@@ -320,7 +331,7 @@ class Party(DealSteps, TurnChecks, Persistence):
         self.seq += 1
         return msg
 
-    def receive(self, msg: Any) -> list[Move]:
+    def receive(self, msg: Any, check: Callable[[list[Move]], None] | None = None) -> list[Move]:
         """Check a message from the other player; returns the moves to apply, with this party as dealer, before settle()."""
         if not isinstance(msg, dict):
             raise ProtocolError("a message is a table")
@@ -342,11 +353,15 @@ class Party(DealSteps, TurnChecks, Persistence):
             {g: list(k) for g, k in self.keys.items()},
             dict(self.theirs),
             self._deal_ready,
+            self.seq,
         )
         try:
-            return self._receive(msg, seq)
+            moves = self._receive(msg, seq)
+            if check is not None:  # e.g. the moves played through on a copy of the engine's state
+                check(moves)
+            return moves
         except BaseException:
-            self.game, self.dealing, self.outbox, self.keys, self.theirs, self._deal_ready = saved
+            self.game, self.dealing, self.outbox, self.keys, self.theirs, self._deal_ready, self.seq = saved
             self._staged = _Staged()
             raise
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.cards import Card
+from engine.dealer import Deal, DealerError, Draw
 from engine.game import apply, new_game
 from engine.moves import IllegalMoveError, Move
-from engine.state import GameState
+from engine.rules import Ruleset
+from engine.state import GameState, Pool
 from pbm.dealing import Party
 from pbm.errors import ProtocolError
 
@@ -28,7 +31,7 @@ class Seat:
     def receive(self, message: dict[str, Any]) -> list[Move]:
         """Check `message`, deal a new game if it completes a deal, and apply the other player's moves; returns them."""
         party = self.party
-        moves = party.receive(message)
+        moves = party.receive(message, self._dry_run)
         if party.deal_ready and (self.state is None or self.state.outcome is not None):
             self.state = new_game(party, party.ruleset, party.game.starter)  # type: ignore[union-attr]
         for move in moves:
@@ -43,6 +46,22 @@ class Seat:
         party.settle(self.state)
         return moves
 
+    def _dry_run(self, moves: list[Move]) -> None:
+        """Play the received moves on a copy of the state, answering from the message, before anything is taken in."""
+        party, state = self.party, self.state
+        if party.deal_ready:
+            state = new_game(_Preview(party, party.peek_deal(party.ruleset, party.game.starter)), party.ruleset, party.game.starter)  # type: ignore[union-attr]
+        if not moves:
+            return
+        if state is None:
+            raise ProtocolError("moves arrived before the deal")
+        preview = _Preview(party)
+        for move in moves:
+            try:
+                state = apply(state, move, preview)
+            except (IllegalMoveError, DealerError) as e:
+                raise ProtocolError(f"turn {state.turn}: the other player's move {move} is refused: {e}") from e
+
     def play(self, move: Move) -> GameState:
         """Apply one of my own moves (raises IllegalMoveError, state unchanged, if the rules forbid it)."""
         if self.state is None:
@@ -56,3 +75,29 @@ class Seat:
         message = self.party.send(self.state, self.moves)
         self.moves = []
         return message
+
+
+class _Preview:
+    """A dealer that answers from a received message without taking anything in."""
+
+    def __init__(self, party: Party, deal: Deal | None = None) -> None:
+        self._deal = deal
+        self._cards, self._draw = party.staged()
+
+    def deal(self, ruleset: Ruleset, starter: int) -> Deal:
+        assert self._deal is not None
+        return self._deal
+
+    def turn_up(self, player: int) -> Card:
+        return self._next()
+
+    def show(self, player: int, rank: int, card: Card | None) -> Card:
+        return self._next()
+
+    def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
+        return Draw(tuple(self._draw))
+
+    def _next(self) -> Card:
+        if not self._cards:
+            raise DealerError("the message reveals fewer cards than the moves turn up")
+        return self._cards.pop(0)

@@ -287,3 +287,50 @@ def make_bot_move(seat: Seat) -> Any:
     from engine.bots import make_bot
 
     return make_bot("greedy").choose(seat.state.view(seat.party.me))  # type: ignore[union-attr]
+
+
+def test_an_illegal_move_is_refused_on_receipt_and_changes_nothing() -> None:
+    from engine.cards import parse_rank
+
+    seats = make_seats(G4A_LONG, 14)
+    tried: list[str] = []
+
+    def hook(_n: int, message: dict) -> dict:
+        moves = message.get("turn", {}).get("moves", "").split()
+        receiver = seats[1 - message["from"]]
+        if tried or not moves or receiver.state is None:
+            return message
+        source, target = moves[0].split("-")
+        if not target.startswith("c") or source in ("p", "K") or source.startswith("s"):
+            return message
+        rank = parse_rank(source)
+        center = receiver.state.center
+        misfits = [f"c{j + 1}" for j, stack in enumerate(center) if len(stack) + 1 != rank]
+        if misfits:
+            forged = copy.deepcopy(message)
+            forged["turn"]["moves"] = " ".join([f"{source}-{misfits[0]}", *moves[1:]])
+            with pytest.raises(ProtocolError, match="is refused"):
+                receiver.receive(forged)
+            tried.append(forged["turn"]["moves"])
+        return message  # the honest message is taken in afterwards: the refusal changed nothing
+
+    with pytest.raises(AssertionError, match="no end after"):
+        play(seats, seed=14, tamper=hook, max_messages=40)
+    assert tried
+
+
+def test_a_refused_message_changes_nothing_and_the_honest_one_is_taken_in_after() -> None:
+    seats = make_seats(G4A_LONG, 15)
+    refused: list[str] = []
+
+    def hook(_n: int, message: dict) -> dict:
+        if len(refused) < 3 and "draw" in message.get("turn", {}).get("end", {}):
+            forged = copy.deepcopy(message)
+            forged["turn"]["end"]["draw"]["points"][0] = OTHER_CARD
+            with pytest.raises(ProofError) as caught:
+                seats[1 - message["from"]].receive(forged)
+            refused.append(str(caught.value))
+        return message
+
+    play(seats, seed=15, tamper=hook, stop_after_deal=2)
+    assert len(refused) == 3 and all("draw 1 for player" in r for r in refused)
