@@ -156,6 +156,8 @@ class TurnChecks:
             shuffled_flags = [False, False]
             shuffled_flags[x], last = True, [x, t]
         pools = []
+        if not isinstance(end.get("pools", []), list) or len(end.get("pools", [])) > self.ruleset.center_stacks:
+            raise ProtocolError(f"turn {t}: more pools than there are center stacks")
         for i, pool in enumerate(end.get("pools", [])):
             pools.append(group.points(pool, f"turn {t}: pool {i + 1}", self.ruleset.complete_at))
         return {
