@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
@@ -99,7 +98,7 @@ def random_scalar(rng: Rng) -> Scalar:
 
 def hash_scalar(data: bytes) -> Scalar:
     """SHA-512 of `data` reduced to a scalar."""
-    return _na.crypto_core_ed25519_scalar_reduce(hashlib.sha512(data).digest())
+    return _na.crypto_core_ed25519_scalar_reduce(_na.crypto_hash_sha512(data))
 
 
 def invert(k: Scalar) -> Scalar:
@@ -159,7 +158,7 @@ def layer(k: Scalar, cards: Sequence[Point]) -> list[Point]:
 
 def card_point(match: bytes, game: int, index: int) -> Point:
     """M_i = from_uniform(SHA-256("spite/card/v1" | match | game | i)), game and i as 4 and 2 bytes big-endian."""
-    digest = hashlib.sha256(CARD_TAG + match + game.to_bytes(4, "big") + index.to_bytes(2, "big")).digest()
+    digest = _na.crypto_hash_sha256(CARD_TAG + match + game.to_bytes(4, "big") + index.to_bytes(2, "big"))
     return _na.crypto_core_ed25519_from_uniform(digest)
 
 
