@@ -8,7 +8,7 @@ in alternating rounds (the order rotates every round). Prints the medians and th
 the baseline (target: within 1.5x), then the save sizes over one whole g4a game (`spite new
 --target 1`, both sides `spite play --auto`), as a markdown table and one JSON line:
 
-    python benchmarks/cli_speed.py [--rounds 7] [--think SECONDS] [--size-think 0.05] [--no-sizes]
+    python benchmarks/cli_speed.py [--rounds 7] [--think SECONDS] [--size-think 0.05] [--no-sizes] [--breakdown]
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ EXAMPLES = ROOT / "examples"
 LATEST = Path("saves/14-bob.toml")
 BASELINE = [sys.executable, "-c", "import typer, rich, nacl, cryptography"]
 TARGET_RATIO = 1.5
+# What pbm.cli really loads of those libraries: the baseline's `import rich` or `import cryptography` loads almost nothing.
+USED_MODULES = (
+    "import typer.main, rich.console, rich.table, nacl.bindings, sqlite3, "
+    "cryptography.hazmat.primitives.asymmetric.ed25519, cryptography.hazmat.primitives.serialization"
+)
 
 
 def spite_command() -> list[str]:
@@ -39,47 +44,105 @@ def spite_command() -> list[str]:
     return [script] if script else [sys.executable, "-m", "pbm.cli"]
 
 
+# Every command runs with the same environment. Unless --no-bytecode-cache, Python may write its bytecode cache, kept
+# under a private prefix (not in the source tree): an installed spite has compiled .pyc files, and with
+# PYTHONDONTWRITEBYTECODE=1 every run would compile the project's own modules again and measure that instead.
+BASE_ENV = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
+
+
+def use_bytecode_cache(prefix: str) -> None:
+    BASE_ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+    BASE_ENV["PYTHONPYCACHEPREFIX"] = prefix
+
+
 def env_for(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
-    env.update(SPITE_HOME=str(home), COLUMNS="100", NO_COLOR="1")
-    return env
+    return {**BASE_ENV, "SPITE_HOME": str(home), "COLUMNS": "100", "NO_COLOR": "1"}
 
 
 def timed(args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[float, str]:
     """Wall seconds of one command run to completion, and its stdout; fails loudly on a non-zero exit."""
     start = time.perf_counter()
-    done = subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(args, env=env or BASE_ENV, cwd=cwd, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
     return seconds, done.stdout
 
 
-def speed(rounds: int, think: float | None, spite: list[str]) -> dict[str, list[float]]:
-    """Seconds per run of the baseline, `show` and `play --auto`, `rounds` of each, interleaved."""
-    play_args = ["play", "--auto", *(["--think", str(think)] if think is not None else [])]
+def on_copy(spite: list[str], args: list[str]) -> Callable[[], float]:
+    """A run of `spite ARGS <copy>/saves/14-bob.toml` as Alice, on a fresh copy of examples/ (copying is not timed)."""
 
-    def on_copy(args: list[str]) -> Callable[[], float]:
-        def run() -> float:
-            with tempfile.TemporaryDirectory() as tmp:
-                ex = Path(shutil.copytree(EXAMPLES, Path(tmp) / "examples"))
-                return timed([*spite, *args, str(ex / LATEST)], env_for(ex / "keys" / "alice"))[0]
+    def run() -> float:
+        with tempfile.TemporaryDirectory() as tmp:
+            ex = Path(shutil.copytree(EXAMPLES, Path(tmp) / "examples"))
+            return timed([*spite, *args, str(ex / LATEST)], env_for(ex / "keys" / "alice"))[0]
 
-        return run
+    return run
 
-    kinds: dict[str, Callable[[], float]] = {
-        "import baseline": lambda: timed(BASELINE)[0],
-        "spite show": on_copy(["show"]),
-        "spite play --auto": on_copy(play_args),
-    }
+
+def rounds_of(kinds: dict[str, Callable[[], float]], rounds: int) -> dict[str, list[float]]:
+    """Seconds per run of each kind, `rounds` of each, interleaved, the order rotating every round (after one untimed warm-up)."""
     times: dict[str, list[float]] = {name: [] for name in kinds}
     names = list(kinds)
-    for name in names:  # warm the file cache once, untimed
+    for name in names:
         kinds[name]()
     for r in range(rounds):
         for name in names[r % len(names) :] + names[: r % len(names)]:
             times[name].append(kinds[name]())
     return times
+
+
+def speed(rounds: int, think: float | None, spite: list[str]) -> dict[str, list[float]]:
+    """Seconds per run of the baseline, `show` and `play --auto`."""
+    play_args = ["play", "--auto", *(["--think", str(think)] if think is not None else [])]
+    return rounds_of(
+        {
+            "import baseline": lambda: timed(BASELINE)[0],
+            "spite show": on_copy(spite, ["show"]),
+            "spite play --auto": on_copy(spite, play_args),
+        },
+        rounds,
+    )
+
+
+def breakdown(rounds: int, spite: list[str]) -> dict[str, float]:
+    """Where the wall time of `spite show` goes: interpreter, imports, typer's runtime imports, the command itself (medians, s)."""
+    python = [sys.executable, "-c"]
+    kinds: dict[str, Callable[[], float]] = {
+        "python -c pass": lambda: timed([*python, "pass"])[0],
+        "import baseline": lambda: timed(BASELINE)[0],
+        "import the libraries' modules spite uses": lambda: timed([*python, USED_MODULES])[0],
+        "import pbm.cli": lambda: timed([*python, "import pbm.cli"])[0],
+        "import pbm.cli, typer._adapters": lambda: timed([*python, "import pbm.cli, typer._adapters"])[0],
+        "spite show": on_copy(spite, ["show"]),
+    }
+    medians = {k: statistics.median(v) for k, v in rounds_of(kinds, rounds).items()}
+    medians.update(in_process())
+    return medians
+
+
+def in_process(n: int = 9) -> dict[str, float]:
+    """Medians (s) of the steps of `spite show` run in this process on fresh copies: journal open, open_save, record."""
+    from pbm.identity import load_or_create
+    from pbm.journal import Journal
+    from pbm.match import open_save
+
+    steps: dict[str, list[float]] = {"in-process Journal.open": [], "in-process open_save": [], "in-process journal.record": []}
+    for _ in range(n):
+        with tempfile.TemporaryDirectory() as tmp:
+            ex = Path(shutil.copytree(EXAMPLES, Path(tmp) / "examples"))
+            identity = load_or_create(ex / "keys" / "alice")
+            t0 = time.perf_counter()
+            journal = Journal.open(ex / "keys" / "alice")
+            t1 = time.perf_counter()
+            opened = open_save(ex / LATEST, identity, journal)
+            t2 = time.perf_counter()
+            journal.record(opened.save, ex / LATEST)
+            t3 = time.perf_counter()
+            journal.close()
+        for name, seconds in zip(steps, (t1 - t0, t2 - t1, t3 - t2), strict=True):
+            steps[name].append(seconds)
+    return {k: statistics.median(v) for k, v in steps.items()}
 
 
 def game_sizes(think: float, spite: list[str]) -> dict[str, object]:
@@ -112,12 +175,22 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=None, help="--think for the timed play --auto (default: the bot's own)")
     parser.add_argument("--size-think", type=float, default=0.05, help="--think for the whole game of the size figures")
     parser.add_argument("--no-sizes", action="store_true", help="skip the whole game")
+    parser.add_argument("--no-bytecode-cache", action="store_true", help="run with the environment's bytecode settings as they are")
+    parser.add_argument("--breakdown", action="store_true", help="also split the time of spite show: startup, imports, journal")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="spite-bench-pyc-") as pyc:
+        if not args.no_bytecode_cache:
+            use_bytecode_cache(pyc)
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
     spite = spite_command()
     times = speed(args.rounds, args.think, spite)
     medians = {name: statistics.median(values) for name, values in times.items()}
     base = medians["import baseline"]
-    print(f"command: {' '.join(spite)} (python {sys.version.split()[0]}, {os.cpu_count()} cores), {args.rounds} rounds\n")
+    cache = "no bytecode cache" if args.no_bytecode_cache else "bytecode cached"
+    print(f"command: {' '.join(spite)} (python {sys.version.split()[0]}, {os.cpu_count()} cores, {cache}), {args.rounds} rounds\n")
     print("| command | median s | min s | max s | ratio to import |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, values in times.items():
@@ -128,7 +201,16 @@ def main() -> None:
         "ratio": {k: round(v / base, 3) for k, v in medians.items() if k != "import baseline"},
         "target_ratio": TARGET_RATIO,
         "think": args.think,
+        "bytecode_cache": not args.no_bytecode_cache,
     }
+    if args.breakdown:
+        parts = breakdown(args.rounds, spite)
+        print("\nWhere `spite show` spends its time (medians):\n")
+        print("| step | ms |")
+        print("| --- | ---: |")
+        for name, seconds in parts.items():
+            print(f"| {name} | {seconds * 1000:.1f} |")
+        result["breakdown_ms"] = {k: round(v * 1000, 1) for k, v in parts.items()}
     if not args.no_sizes:
         sizes = game_sizes(args.size_think, spite)
         print(f"\nOne whole g4a game (--target 1, --think {args.size_think}):\n")
