@@ -1,0 +1,197 @@
+"""Driving `spite` in-process for the command-level tests: players with their own spite homes, whole matches, file snapshots."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import typer
+from click import Command
+from click.testing import CliRunner
+from rich.console import Console
+
+import pbm.cli
+from pbm.identity import Identity, load_or_create
+
+WIDTH = 100
+ENV = {"COLUMNS": str(WIDTH), "NO_COLOR": "1", "SPITE_PASSPHRASE": None}
+THINK = "0.02"  # seconds the expert bot may think per plan: the tests check the files, not the play
+_runner = CliRunner()
+_command: Command | None = None
+
+
+def _spite_command() -> Command:
+    """The click command behind `spite`, built once: typer.testing.CliRunner.invoke(app) rebuilds it on every call (~20 ms)."""
+    global _command
+    if _command is None:
+        _command = typer.main.get_command(pbm.cli.app)
+    return _command
+
+
+@dataclass(frozen=True)
+class Run:
+    """One `spite` command as a player ran it: arguments, exit status and what it printed."""
+
+    args: tuple[str, ...]
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+    def __str__(self) -> str:
+        return f"spite {' '.join(self.args)} -> {self.exit_code}\n--- stdout\n{self.stdout}--- stderr\n{self.stderr}"
+
+
+@contextmanager
+def _plain_consoles() -> Iterator[None]:
+    """The CLI's two consoles as a player's terminal would make them with COLUMNS=100 and NO_COLOR=1, whatever pytest's own streams are."""
+    saved = pbm.cli.out, pbm.cli.err
+    pbm.cli.out = Console(highlight=False, width=WIDTH, no_color=True, color_system=None)
+    pbm.cli.err = Console(stderr=True, highlight=False, width=WIDTH, no_color=True, color_system=None)
+    try:
+        yield
+    finally:
+        pbm.cli.out, pbm.cli.err = saved
+
+
+@dataclass
+class Player:
+    """A player with their own spite home; every command they run is kept in `runs`."""
+
+    name: str
+    home: Path
+    runs: list[Run] = field(default_factory=list)
+
+    def spite(self, *args: str | Path, input: str | None = None) -> Run:
+        """Run `spite ARGS` in-process as this player; fails the test on any exception other than the CLI's own exit."""
+        argv = tuple(str(a) for a in args)
+        with _plain_consoles():
+            result = _runner.invoke(_spite_command(), list(argv), input=input, env={**ENV, "SPITE_HOME": str(self.home)})
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise AssertionError(f"spite {' '.join(argv)} raised {result.exception!r}") from result.exception
+        run = Run(argv, result.exit_code, result.stdout, result.stderr)
+        assert "Traceback" not in run.output, run
+        self.runs.append(run)
+        return run
+
+    def ok(self, *args: str | Path) -> Run:
+        """Run `spite ARGS` and require exit status 0."""
+        run = self.spite(*args)
+        assert run.exit_code == 0, run
+        return run
+
+    def show(self, file: Path) -> dict[str, Any]:
+        """`spite show --json FILE` as a dict."""
+        return json.loads(self.ok("show", "--json", file).stdout)
+
+    @property
+    def identity(self) -> Identity:
+        return load_or_create(self.home)
+
+    @property
+    def public_text(self) -> str:
+        return self.identity.public_text
+
+
+@contextmanager
+def scratch(fallback: Path) -> Iterator[Path]:
+    """A fresh directory for spite homes and mail, removed afterwards: on tmpfs when the machine has one, else `fallback`.
+
+    Every command opens and commits the SQLite journal and fsyncs each save it writes: ~20 ms a command on a disk,
+    which would triple the time of a whole match.
+    """
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        fallback.mkdir(parents=True, exist_ok=True)
+        yield fallback
+        return
+    root = Path(tempfile.mkdtemp(prefix="spite-test-", dir=shm))
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def make_player(root: Path, name: str) -> Player:
+    """A player called `name` with a fresh spite home under `root` (created by `spite id --name`)."""
+    player = Player(name, root / f"home-{name.lower()}")
+    player.ok("id", "--name", name)
+    return player
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    """Every file in `folder` by name, with its bytes: compare before and after a command."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def new_file(before: dict[str, bytes], folder: Path) -> Path | None:
+    """The one file a command wrote in `folder` since `before` (None if it wrote none); fails if it changed or wrote more."""
+    after = files(folder)
+    for name, data in before.items():
+        assert after.get(name) == data, f"{name} was changed or removed"
+    added = sorted(set(after) - set(before))
+    assert len(added) <= 1, f"one command wrote several files: {added}"
+    return folder / added[0] if added else None
+
+
+def assert_refused(run: Run, *fragments: str) -> str:
+    """A refusal: exit status 1, nothing on stdout, one line on stderr ("spite: ...") containing every fragment; returns it."""
+    assert run.exit_code == 1, run
+    assert "Traceback" not in run.output, run
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("spite: "), run
+    for fragment in fragments:
+        assert fragment.lower() in lines[0].lower(), f"{fragment!r} not in the refusal\n{run}"
+    return lines[0]
+
+
+@dataclass
+class Step:
+    """One file of a match: who wrote it, and both players' `show --json` of it."""
+
+    path: Path
+    writer: Player
+    reader: Player
+    views: dict[str, dict[str, Any]]  # player name -> show --json
+    runs: dict[str, list[Run]]  # player name -> the commands that player ran on this file: verify, show --json, and the reader's play
+
+
+GAME_OVER = re.compile(r"Game over after turn \d+: (?:(you) win|(\S+) wins|a tie)")
+
+
+def play_match(first: Player, second: Player, invitation: Path, max_files: int = 400) -> list[Step]:
+    """Answer files with `spite play --auto` back and forth until a player has nothing more to send.
+
+    Every file is verified by both players (the writer's own and the receiver's copy) and shown with --json to both,
+    before the receiver plays it. Returns the files in order, the invitation first.
+    """
+    folder = invitation.parent
+    writer, reader = first, second
+    path = invitation
+    steps: list[Step] = []
+    for _ in range(max_files):
+        mine = writer.ok("verify", path)
+        assert "your own file" in mine.stdout, mine
+        theirs = reader.ok("verify", path)
+        assert theirs.stdout.rstrip().endswith("OK"), theirs
+        views = {writer.name: writer.show(path), reader.name: reader.show(path)}
+        runs = {writer.name: [mine, writer.runs[-1]], reader.name: [theirs, reader.runs[-1]]}
+        steps.append(Step(path, writer, reader, views, runs))
+        before = files(folder)
+        runs[reader.name].append(reader.ok("play", path, "--auto", "--think", THINK))
+        written = new_file(before, folder)
+        if written is None:
+            return steps
+        writer, reader, path = reader, writer, written
+    raise AssertionError(f"the match did not end within {max_files} files")

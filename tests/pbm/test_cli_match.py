@@ -1,0 +1,302 @@
+"""`spite` end to end: two players, two spite homes, files sent back and forth until the match is over."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from cli_helpers import Player, Step, assert_refused, files, make_player, new_file, play_match, scratch
+
+from engine.cards import RANK_TEXT, RANKS, Card
+from pbm import saves
+from pbm.render import card_text
+
+VIEW_FIELDS = ("match", "game", "turn", "to_move", "match_over", "scores", "target")
+
+
+@dataclass
+class Played:
+    """A whole match as two players played it, file by file."""
+
+    alice: Player
+    bob: Player
+    folder: Path
+    steps: list[Step]
+    payoff: int
+    target: int
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return (self.alice, self.bob)
+
+    def other(self, player: Player) -> Player:
+        return self.bob if player is self.alice else self.alice
+
+
+def _play(root: Path, payoff: int, target: int) -> Played:
+    alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
+    folder = root / "mail"
+    folder.mkdir()
+    alice.ok("new", "--payoff", str(payoff), "--target", str(target), "-o", folder / "invitation.toml")
+    steps = play_match(alice, bob, folder / "invitation.toml")
+    return Played(alice, bob, folder, steps, payoff, target)
+
+
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param((3, 5), id="payoff3-target5"), pytest.param((5, 10), id="payoff5-target10", marks=pytest.mark.slow)],
+)
+def short_match(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """A whole match of --auto turns: ~70 files with pay-off piles of 3 (~10 s here), ~90 with 5 (slow)."""
+    with scratch(tmp_path_factory.mktemp("short")) as root:
+        yield _play(root, *request.param)
+
+
+# --- the match as a whole ---
+
+
+def test_every_file_verifies_for_the_receiver_and_for_its_writer(short_match: Played) -> None:
+    assert len(short_match.steps) >= 10
+    for step in short_match.steps:
+        writer_verify = next(r for r in step.runs[step.writer.name] if r.args[0] == "verify")
+        reader_verify = next(r for r in step.runs[step.reader.name] if r.args[0] == "verify")
+        assert writer_verify.exit_code == 0 and "moves:     your own file" in writer_verify.stdout
+        assert reader_verify.exit_code == 0 and reader_verify.stdout.rstrip().endswith("OK")
+        signer = step.writer.name
+        assert f"signature: good, by {signer}" in reader_verify.stdout
+        assert "proofs:    every card reveal and draw proof checks out" in reader_verify.stdout
+
+
+def test_both_players_see_the_same_match_state_at_every_file(short_match: Played) -> None:
+    last_game, last_turn = 1, 0
+    for step in short_match.steps:
+        a, b = step.views["Alice"], step.views["Bob"]
+        assert {k: a[k] for k in VIEW_FIELDS} == {k: b[k] for k in VIEW_FIELDS}, step.path
+        bob = "Opponent" if step is short_match.steps[0] else "Bob"  # the invitation names nobody; Bob's name comes with his answer
+        assert (a["you"], b["you"]) == ("Alice", bob)
+        assert a["to_move"] == (None if a["match_over"] else b["you"] if step.reader.name == "Bob" else "Alice"), step.path
+        assert set(a["scores"]) == {"Alice", bob}
+        assert (a["game"], a["turn"]) >= (last_game, last_turn if a["game"] == last_game else 0), step.path
+        last_game, last_turn = a["game"], a["turn"]
+        assert saves.read(step.path).seq == short_match.steps.index(step) + 1
+
+
+def _game_results(steps: list[Step]) -> dict[int, tuple[str | None, int]]:
+    """Each game's winner (None for a tie) and points, from the first file that shows it over (R10)."""
+    results: dict[int, tuple[str | None, int]] = {}
+    for step in steps:
+        a = step.views["Alice"]
+        if a["game_over"] and a["game"] not in results:
+            mine, theirs = a["payoff"]["count"], a["opponent"]["payoff_count"]
+            results[a["game"]] = ("Alice", theirs) if mine == 0 else ("Bob", mine) if theirs == 0 else (None, 0)
+    return results
+
+
+def test_the_match_ends_with_the_right_winner_and_score(short_match: Played) -> None:
+    steps = short_match.steps
+    results = _game_results(steps)
+    assert len(results) >= 2  # one game scores at most the pay-off pile size, less than the target
+    expected = {"Alice": 0, "Bob": 0}
+    for game, (winner, points) in sorted(results.items()):
+        if winner is not None:
+            assert 1 <= points <= short_match.payoff
+            expected[winner] += points
+        # every file of the next games carries the score so far
+        later = [s.views["Alice"]["scores"] for s in steps if s.views["Alice"]["game"] > game]
+        assert all(sum(score.values()) >= sum(expected.values()) for score in later)
+    final = steps[-1].views
+    for name in ("Alice", "Bob"):
+        assert final[name]["match_over"] and final[name]["game_over"] and final[name]["to_move"] is None
+        assert final[name]["scores"] == expected
+    winner = max(expected, key=expected.__getitem__)
+    loser = "Bob" if winner == "Alice" else "Alice"
+    assert expected[winner] >= short_match.target > expected[loser]
+    line = f"The match is over: {winner} wins {expected['Alice']}-{expected['Bob']}."
+    for player in short_match.players:
+        last_play = [r for r in player.runs if r.args[0] == "play"][-1]
+        assert line in last_play.stdout, last_play
+    # the winning file and the loser's last answer (their keys of the game) show the match over, no earlier file
+    over = [s.views["Alice"]["match_over"] for s in steps]
+    assert over[-2:] == [True, True] and not any(over[:-2])
+
+
+def test_games_lists_the_finished_match_for_both_players(short_match: Played) -> None:
+    match = short_match.steps[0].views["Alice"]["match"][:8]
+    scores = short_match.steps[-1].views["Alice"]["scores"]
+    for player in short_match.players:
+        other = short_match.other(player)
+        run = player.ok("games")
+        row = next(line for line in run.stdout.splitlines() if match in line)
+        cells = [c.strip() for c in re.split(r"[│┃|]", row) if c.strip()]
+        assert cells[:4] == [match, other.name, f"{scores[player.name]}-{scores[other.name]}", "over"], run
+
+
+def test_a_player_who_has_sent_everything_is_told_the_result_and_writes_nothing(short_match: Played) -> None:
+    last = short_match.steps[-1]
+    before = files(short_match.folder)
+    run = last.reader.ok("play", last.path, "--auto")
+    assert new_file(before, short_match.folder) is None
+    assert "The match is over" in run.stdout and "Wrote" not in run.stdout
+
+
+# --- what each player may see ---
+
+
+def _json_forms(hand: list[str]) -> list[str]:
+    """A hand list as `show --json` prints it (indent 2, under "hand") and as compact JSON."""
+    pretty = json.dumps({"hand": hand}, indent=2)[2:-2]
+    return [pretty, json.dumps(hand)]
+
+
+def _board_form(hand: list[str]) -> str:
+    """A hand as the board's "hand" row prints it: sorted by rank, then suit, two spaces apart."""
+    cards = sorted((Card.parse(c) for c in hand), key=lambda c: (c.rank, c.suit or "", c.copy))
+    return "  ".join(card_text(c).plain for c in cards)
+
+
+def test_no_output_of_a_player_ever_shows_the_other_players_hand(short_match: Played) -> None:
+    checked = 0
+    for player in short_match.players:
+        other = short_match.other(player)
+        own_hands = [s.views[player.name].get("hand") for s in short_match.steps]
+        seen = "\n".join(run.output for run in player.runs)
+        for step in short_match.steps:
+            hand = step.views[other.name].get("hand")
+            if not hand or len(hand) < 3 or any(own and sorted(own) == sorted(hand) for own in own_hands):
+                continue  # too short to be told apart from other cards on the table, or a hand the player also held
+            for form in [*_json_forms(hand), _board_form(hand)]:
+                assert form not in seen, f"{player.name} was shown {other.name}'s hand {hand} of {step.path.name}"
+            checked += 1
+    assert checked >= 20
+
+
+def _one_table(step: Step) -> bool:
+    """Whether both players' views of the file are of the same deal (not so for the file that deals the next game, see below)."""
+    a, b = step.views["Alice"], step.views["Bob"]
+    return "hand" in a and "hand" in b and (a["game_over"], a["stock"]) == (b["game_over"], b["stock"])
+
+
+def test_show_json_gives_only_the_opponents_counts(short_match: Played) -> None:
+    compared = 0
+    for step in short_match.steps:
+        for name, view in step.views.items():
+            theirs = step.views["Bob" if name == "Alice" else "Alice"]
+            if "hand" not in view:
+                assert "opponent" not in view
+                continue
+            assert set(view) == {*VIEW_FIELDS, "you", "game_over", "hand", "payoff", "opponent", "stock"}
+            assert set(view["opponent"]) == {"hand_count", "payoff_count"}
+            if _one_table(step):
+                assert view["opponent"]["hand_count"] == len(theirs["hand"])
+                assert view["opponent"]["payoff_count"] == theirs["payoff"]["count"]
+                compared += 1
+    games = short_match.steps[-1].views["Alice"]["game"]
+    assert compared >= 2 * (len(short_match.steps) - 2 - 2 * games)  # all but the deal files of each game
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="pbm/match.py write_next labels the file that deals the next game with the writer's old game number, "
+    "so the receiver's show --json says 'game N, game_over false' with the hand of game N+1 (and the two players' "
+    "summaries of that file disagree on game_over and stock)",
+)
+def test_a_file_that_deals_the_next_game_is_labelled_with_that_game(short_match: Played) -> None:
+    for name in ("Alice", "Bob"):
+        over: set[int] = set()
+        for step in short_match.steps:
+            view = step.views[name]
+            if view["game_over"]:
+                over.add(view["game"])
+            else:
+                assert view["game"] not in over, f"{name}'s show --json of {step.path.name}: game {view['game']} is over, yet shown running"
+
+
+HAND_ROW = re.compile(r"^  hand +(.*?)\s*$", re.M)
+
+
+def test_the_board_shows_the_opponents_hand_as_a_count_only(short_match: Played) -> None:
+    boards = 0
+    for step in short_match.steps:
+        for run in step.runs[step.reader.name]:
+            if run.args[0] != "play" or "Center" not in run.stdout:
+                continue
+            me, other = step.views[step.reader.name], step.views[step.writer.name]
+            opponent_rows = re.findall(rf"^{step.writer.name} +(.*?)\s*$", run.stdout, re.M)
+            assert opponent_rows, run
+            n = me["opponent"]["hand_count"]
+            if _one_table(step):
+                assert n == len(other["hand"])
+            for row in opponent_rows:
+                assert row == f"hand {n} card{'s' if n != 1 else ''}", run
+            # the only hand row is the player's own: the hand they received, or what is left of it after their turn
+            own = Counter(_board_form(me["hand"]).split("  "))
+            for row in HAND_ROW.findall(run.stdout):
+                assert row == "empty" or Counter(row.split("  ")) <= own, run
+            boards += 1
+    assert boards >= 20
+
+
+# --- playing with --moves ---
+
+
+@pytest.fixture()
+def first_turn(tmp_path: Path) -> Iterator[tuple[Player, Player, Path]]:
+    """Alice to play her first turn: Bob has joined and answered the deal."""
+    with scratch(tmp_path) as root:
+        alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
+        folder = root / "mail"
+        folder.mkdir()
+        invitation = folder / "invitation.toml"
+        alice.ok("new", "--payoff", "5", "--target", "10", "-o", invitation)
+        bob.ok("play", invitation)
+        dealt = next(p for p in folder.iterdir() if p != invitation)
+        yield alice, bob, dealt
+
+
+def test_play_with_moves_refuses_an_illegal_move_then_takes_a_legal_discard(first_turn: tuple[Player, Player, Path]) -> None:
+    alice, bob, dealt = first_turn
+    folder = dealt.parent
+    view = alice.show(dealt)
+    held = {Card.parse(c).rank for c in view["hand"]}
+    absent = RANK_TEXT[next(r for r in RANKS if r not in held)]
+    before = files(folder)
+    refused = alice.spite("play", dealt, "--moves", f"{absent}-s1")
+    line = assert_refused(refused, "nothing was written")
+    assert absent in line
+    assert new_file(before, folder) is None
+
+    discard = sorted(view["hand"], key=lambda c: Card.parse(c).rank)[0]
+    rank = RANK_TEXT[Card.parse(discard).rank]
+    alice.ok("play", dealt, "--moves", f"{rank}-s1")
+    written = new_file(before, folder)
+    assert written is not None
+    save = saves.read(written)
+    assert save.history[-1].by == 0 and save.history[-1].moves == f"{rank}-s1"
+    check = bob.ok("verify", written)
+    assert "moves:     1 move checked against the rules" in check.stdout
+    after = bob.show(written)
+    assert after["to_move"] == "Bob" and after["turn"] == 1
+    assert after["opponent"]["hand_count"] == len(view["hand"]) - 1  # she draws again when her next turn begins
+
+
+# --- one whole g4a game ---
+
+
+@pytest.mark.slow
+def test_a_one_game_g4a_match_end_to_end(tmp_path: Path) -> None:
+    with scratch(tmp_path) as root:
+        alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
+        (root / "mail").mkdir()
+        alice.ok("new", "--target", "1", "-o", root / "mail" / "invitation.toml")
+        played = Played(alice, bob, root / "mail", play_match(alice, bob, root / "mail" / "invitation.toml"), 20, 1)
+        final = played.steps[-1].views["Alice"]
+        assert final["match_over"] and final["target"] == 1
+        results = _game_results(played.steps)
+        winner, points = results[final["game"]]  # a tie (the stock ran out) scores nothing and another game follows
+        assert winner is not None and final["scores"][winner] == points >= 1
+        assert len(played.steps) > 20
