@@ -1,0 +1,300 @@
+"""`spite` refuses what a cheating or confused opponent could send: one line on stderr, exit status 1, nothing written."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+from cli_helpers import ENV, THINK, Player, assert_refused, files, make_player, new_file, scratch
+
+from engine.cards import RANK_TEXT, RANKS, Card
+from pbm import saves
+
+
+@dataclass
+class Table:
+    """Alice and Bob four files into a match (Alice has just written `latest`, Bob has not seen it) and Carol, who is not in it."""
+
+    alice: Player
+    bob: Player
+    carol: Player
+    folder: Path
+    chain: list[Path]  # the invitation first
+
+    @property
+    def latest(self) -> Path:
+        return self.chain[-1]
+
+    def copy_of(self, player: Player, name: str) -> Player:
+        """A second spite home with `player`'s key and journal as they stand now (the same player on another machine)."""
+        home = player.home.parent / f"home-{name}"
+        shutil.copytree(player.home, home)
+        return Player(player.name, home)
+
+
+def _answer(player: Player, path: Path) -> Path:
+    before = files(path.parent)
+    player.ok("play", path, "--auto", "--think", THINK)
+    written = new_file(before, path.parent)
+    assert written is not None
+    return written
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with scratch(tmp_path_factory.mktemp("refusals")) as root:
+        alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
+        make_player(root, "Carol")
+        folder = root / "mail"
+        folder.mkdir()
+        alice.ok("new", "--payoff", "5", "--target", "10", "-o", folder / "invitation.toml")
+        path = folder / "invitation.toml"
+        for player in (bob, alice, bob, alice):  # Bob joins, Alice plays turn 1, Bob turn 2, Alice turn 3
+            path = _answer(player, path)
+        yield root
+
+
+@pytest.fixture()
+def table(base: Path, tmp_path: Path) -> Iterator[Table]:
+    """A private copy of the module's match, so a test may change journals freely."""
+    with scratch(tmp_path) as root:
+        shutil.copytree(base, root, dirs_exist_ok=True)
+        folder = root / "mail"
+        chain = sorted(folder.iterdir(), key=lambda p: saves.read(p).seq)
+        yield Table(
+            Player("Alice", root / "home-alice"), Player("Bob", root / "home-bob"), Player("Carol", root / "home-carol"), folder, chain
+        )
+
+
+def refused(player: Player, file: Path, *args: str, command: str = "play") -> str:
+    """Run `spite COMMAND FILE ARGS` and check it is refused without changing FILE or writing a file; returns the refusal line."""
+    before = files(file.parent)
+    run = player.spite(command, file, *args)
+    line = assert_refused(run)
+    assert new_file(before, file.parent) is None
+    return line
+
+
+def refused_by_play_and_verify(player: Player, file: Path, *fragments: str) -> str:
+    """Both `spite play` and `spite verify` refuse FILE with the same line, naming every fragment."""
+    line = refused(player, file, command="play")
+    assert refused(player, file, command="verify") == line
+    for fragment in fragments:
+        assert fragment.lower() in line.lower(), line
+    return line
+
+
+def write_doc(path: Path, doc: dict[str, Any]) -> Path:
+    path.write_bytes(tomli_w.dumps(doc).encode())
+    return path
+
+
+def resign(save: saves.SaveFile, by: Player, **changes: Any) -> saves.SaveFile:
+    """`save` with `changes`, signed again with `by`'s real key (what a cheat with their own key can make)."""
+    return saves.sign(dataclasses.replace(save, **changes), by.identity)
+
+
+# --- the journal: replays, rollbacks, forks ---
+
+
+def test_playing_a_file_again_after_answering_it_is_a_replay(table: Table) -> None:
+    _answer(table.bob, table.latest)
+    refused_by_play_and_verify(table.bob, table.latest, "already played from this file")
+
+
+def test_an_older_file_after_a_newer_one_is_a_rollback(table: Table) -> None:
+    # Alice's turn-1 file, re-signed on another branch so that it is neither a file Bob has seen nor a second answer to one
+    old = saves.read(table.chain[2])
+    branch = resign(old, table.alice, prev="ab" * 32)
+    path = table.folder / "older.toml"
+    path.write_bytes(saves.to_toml(branch))
+    refused_by_play_and_verify(table.bob, path, "older than the latest you have")
+
+
+def test_two_different_answers_to_one_file_the_second_is_a_fork(table: Table) -> None:
+    bob_elsewhere = table.copy_of(table.bob, "bob-2")
+    first = _answer(table.bob, table.latest)
+    second = _answer(bob_elsewhere, table.latest)
+    assert first.read_bytes() != second.read_bytes()
+    _answer(table.alice, first)
+    refused_by_play_and_verify(table.alice, second, "sent two different versions", "Bob")
+
+
+def test_a_fork_is_refused_even_before_the_first_answer_was_played(table: Table) -> None:
+    bob_elsewhere = table.copy_of(table.bob, "bob-2")
+    first, second = _answer(table.bob, table.latest), _answer(bob_elsewhere, table.latest)
+    table.alice.ok("verify", first)
+    table.alice.ok("show", first)  # seeing a file records it: the second version is now a fork
+    refused_by_play_and_verify(table.alice, second, "two different versions")
+
+
+# --- who may play a file ---
+
+
+def test_a_player_not_in_the_match_is_told_so(table: Table) -> None:
+    refused_by_play_and_verify(table.carol, table.latest, "not in it", "Alice and Bob", "Carol")
+
+
+def test_playing_your_own_file_says_whose_turn_it_is(table: Table) -> None:
+    before = files(table.folder)
+    run = table.alice.spite("play", table.latest)
+    assert run.exit_code == 1 and "Traceback" not in run.output
+    assert "Bob's turn" in run.output
+    assert new_file(before, table.folder) is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="pbm/cli.py play: 'This is your own file: it is X's turn. Send them FILE.' goes to stdout through out.print "
+    "(wrapped at the terminal width), not to stderr as one 'spite: ...' line like every other refusal",
+)
+def test_playing_your_own_file_is_a_one_line_refusal_on_stderr(table: Table) -> None:
+    line = refused(table.alice, table.latest)
+    assert "Bob's turn" in line
+
+
+# --- files that are not saves of this spite ---
+
+
+def test_garbage_bytes_are_not_a_save(table: Table) -> None:
+    path = table.folder / "garbage.toml"
+    path.write_bytes(random.Random(4).randbytes(600))
+    refused_by_play_and_verify(table.bob, path, "not a spite save file")
+    path.write_text("this is ] not = = toml\n")
+    refused_by_play_and_verify(table.bob, path, "not valid TOML")
+
+
+def test_a_truncated_save_is_refused(table: Table) -> None:
+    data = table.latest.read_bytes()
+    path = table.folder / "truncated.toml"
+    for cut in (len(data) // 2, data.index(b"\n[protocol"), len(data) - 40):
+        path.write_bytes(data[:cut])
+        line = refused_by_play_and_verify(table.bob, path)
+        assert any(word in line for word in ("cut short", "missing", "signature")), line
+
+
+def test_a_file_over_the_size_limit_is_refused(table: Table) -> None:
+    data = table.latest.read_bytes()
+    path = table.folder / "big.toml"
+    path.write_bytes(data + b"# padding\n" * ((17 * 1024 - len(data)) // 10 + 1))
+    assert path.stat().st_size > 17 * 1024
+    refused_by_play_and_verify(table.bob, path, "16 KiB")
+
+
+def test_an_unknown_format_version_is_refused_before_the_signature(table: Table) -> None:
+    data = table.latest.read_bytes()
+    assert b"\nversion = 1\n" in data
+    path = table.folder / "v2.toml"
+    path.write_bytes(data.replace(b"\nversion = 1\n", b"\nversion = 2\n"))
+    refused_by_play_and_verify(table.bob, path, "version 2", "upgrade spite")
+
+
+# --- signatures and keys ---
+
+
+def test_a_save_edited_by_hand_has_a_bad_signature(table: Table) -> None:
+    doc = tomllib.loads(table.latest.read_text())
+    edits = [
+        lambda d: d["players"][0].update(name="Alicia"),
+        lambda d: d["score"].__setitem__(1, d["score"][1] + 1),
+        lambda d: d["rules"].update(payoff_size=d["rules"]["payoff_size"] + 1),
+        lambda d: d["protocol"]["message"].update(seq=d["protocol"]["message"]["seq"] + 1),
+    ]
+    for edit in edits:
+        edited = tomllib.loads(table.latest.read_text())
+        edit(edited)
+        assert edited != doc
+        path = write_doc(table.folder / "edited.toml", edited)
+        refused_by_play_and_verify(table.bob, path, "signature does not match", "changed after it was signed")
+
+
+def test_a_save_resigned_with_another_key_is_refused_as_an_unknown_key(table: Table) -> None:
+    save = saves.read(table.latest)
+    alice, bob = save.players
+    forged = resign(save, table.carol, players=(saves.Player(alice.name, table.carol.public_text), bob))
+    path = table.folder / "forged.toml"
+    path.write_bytes(saves.to_toml(forged))
+    line = refused_by_play_and_verify(table.bob, path, "not the key you know for them")
+    assert table.carol.identity.fingerprint in line and table.alice.identity.fingerprint in line
+
+
+# --- moves and proofs ---
+
+
+def test_an_illegal_move_is_refused_and_nothing_is_written(table: Table) -> None:
+    view = table.bob.show(table.latest)
+    held = {Card.parse(c).rank for c in view["hand"]}
+    absent = RANK_TEXT[next(r for r in RANKS if r not in held)]
+    line = refused(table.bob, table.latest, "--moves", f"{absent}-s1")
+    assert absent in line and "nothing was written" in line
+    line = refused(table.bob, table.latest, "--moves", "zz-c9")
+    assert "zz" in line.lower()
+    _answer(table.bob, table.latest)  # the file is still good to play
+
+
+def _proofs(message: Any, where: str = "") -> Iterator[tuple[Any, Any, str]]:
+    """Every (container, key) holding a list of two or more proofs in a protocol message, with its dotted place."""
+    if isinstance(message, dict):
+        for key, value in message.items():
+            if key == "proofs" and isinstance(value, list) and len(value) >= 2:
+                yield message, key, f"{where}.{key}"
+            yield from _proofs(value, f"{where}.{key}")
+    elif isinstance(message, list):
+        for i, value in enumerate(message):
+            yield from _proofs(value, f"{where}[{i}]")
+
+
+def test_a_false_proof_under_the_senders_real_signature_is_refused_naming_the_proof(table: Table) -> None:
+    save = saves.read(table.latest)
+    protocol = saves.payload(save)["protocol"]
+    container, key, where = next(_proofs(protocol))
+    container[key] = [container[key][1], container[key][0], *container[key][2:]]  # each proof now speaks of another card
+    cheat = resign(save, table.alice, protocol=protocol)
+    path = table.folder / "false-proof.toml"
+    path.write_bytes(saves.to_toml(cheat))
+    line = refused_by_play_and_verify(table.bob, path, "does not prove out")
+    assert ("draw" if ".draw." in where else "reveal") in line  # it names which proof failed
+
+
+def test_moves_on_a_file_that_only_deals_are_refused(table: Table) -> None:
+    invitation = table.folder / "second-invitation.toml"
+    table.alice.ok("new", "-o", invitation)
+    line = refused(table.bob, invitation, "--moves", "Q-s1")
+    assert "asks for no moves" in line and "without --moves" in line
+    _answer(table.bob, invitation)  # and without --moves it is answered
+
+
+# --- the real entry point ---
+
+
+def _spite_process(home: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
+    env.update({k: v for k, v in ENV.items() if v is not None}, SPITE_HOME=str(home))
+    return subprocess.run([sys.executable, "-m", "pbm.cli", *map(str, args)], capture_output=True, text=True, env=env, timeout=60)
+
+
+@pytest.mark.parametrize("kind", ["garbage", "edited"])
+def test_the_real_command_prints_one_line_and_no_traceback(table: Table, kind: str) -> None:
+    path = table.folder / f"{kind}.toml"
+    if kind == "garbage":
+        path.write_bytes(b"\x00\xff" * 200)
+    else:
+        path.write_bytes(table.latest.read_bytes().replace(b'name = "Alice"', b'name = "Alicia"'))
+    before = files(table.folder)
+    done = _spite_process(table.bob.home, "play", path)
+    assert done.returncode == 1, done
+    assert "Traceback" not in done.stdout + done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("spite: "), done
+    assert new_file(before, table.folder) is None
