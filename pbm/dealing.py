@@ -300,6 +300,8 @@ class Party(DealSteps, TurnChecks, Persistence):
         if moves:
             if g is None:
                 raise ProtocolError("there are no moves before the deal")
+            if "end" not in self.outbox and (state is None or state.outcome is None):
+                raise ProtocolError("the turn is not over yet: it ends with a discard to a side stack, or 'end'")
             end = self.outbox.pop("end", None)
             turn = end.pop("turn") if end else g.turn
             section: dict[str, Any] = {"game": g.number, "turn": turn, "moves": " ".join(str(m) for m in moves)}

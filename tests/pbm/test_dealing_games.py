@@ -122,3 +122,22 @@ def test_the_first_message_is_the_first_shuffle_of_game_one() -> None:
     assert message["deal"]["step"] == 1 and message["deal"]["game"] == 1
     assert len(message["deal"]["deck"]) == 104
     assert all(len(p) == 43 for p in message["deal"]["deck"])
+
+
+def test_a_turn_cannot_be_sent_before_it_ends() -> None:
+    import pytest
+
+    from engine.bots import make_bot
+    from pbm.errors import ProtocolError
+
+    bot = make_bot("greedy")
+    for seed in range(16, 40):  # a deal whose first move does not end the turn
+        seats = make_seats(G4A, seed)
+        seats[1].receive(seats[0].send())
+        seats[0].receive(seats[1].send())
+        move = bot.choose(seats[0].state.view(0))  # type: ignore[union-attr]
+        if not move.ends_turn:
+            break
+    seats[0].play(move)
+    with pytest.raises(ProtocolError, match="the turn is not over yet"):
+        seats[0].send()
