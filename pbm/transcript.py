@@ -1,0 +1,149 @@
+"""The shuffle-by-shuffle audit: replay one game's messages with both players' keys and name the first dishonest shuffle.
+
+The end-of-game audit (pbm/audit.py) needs nothing but the latest state, and finds any card
+that is missing, doubled or not a card. When the messages of a game are at hand (the journal
+keeps every save), this replay says which shuffle or pool layer broke the deck: each must be
+a re-keyed permutation of its input.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from engine.cards import Card
+from engine.dealer import Deal, Draw
+from engine.game import apply, new_game
+from engine.moves import parse_turn
+from engine.rules import Ruleset
+from engine.state import Pool
+from pbm import group
+from pbm.errors import AuditError
+from pbm.group import Point, Scalar
+
+
+def audit_transcript(
+    messages: Sequence[dict[str, Any]], keys: Sequence[Sequence[Scalar]], match: bytes, ruleset: Ruleset, game: int
+) -> None:
+    """Replay game `game` from `messages` (both directions, in order) with both players' scalars of that game.
+
+    Raises AuditError naming the first shuffle, split or pool layer whose output is not its input under new keys.
+    """
+    _Replay(keys, match, ruleset, game).run(messages)
+
+
+class _Replay:
+    def __init__(self, keys: Sequence[Sequence[Scalar]], match: bytes, ruleset: Ruleset, game: int) -> None:
+        self.keys = [list(k) for k in keys]
+        self.ruleset, self.g = ruleset, game
+        self.table = group.card_table(match, game, ruleset.deck_size)
+        self.epoch = [0, 0]  # each player's current stock key
+        self.seen = [1, 1]  # keys announced so far (the deal key first)
+        self.stock: list[int] = []  # top last; unknown order after a shuffle that sent only its top
+        self.piles: list[list[int]] = [[], []]
+        self.reveals: list[int] = []
+        self.end: dict[str, Any] = {}
+        self.mover = 0
+
+    def _fail(self, what: str) -> AuditError:
+        return AuditError(f"game {self.g}: {what}")
+
+    def _open(self, points: Sequence[Point], *owners: int, epochs: Sequence[int] | None = None) -> list[int | None]:
+        """The cards under the current keys of `owners` (or the given epochs)."""
+        k = bytes([1]) + bytes(31)
+        for n, p in enumerate(owners):
+            k = group.smul(k, self.keys[p][epochs[n] if epochs else self.epoch[p]])
+        inverse = group.invert(k)
+        return [self.table.get(group.mul(inverse, pt)) for pt in points]
+
+    def _announce(self, player: int, text: Any, what: str) -> None:
+        e = self.seen[player]
+        if e >= len(self.keys[player]) or group.base(self.keys[player][e]) != group.point(text, what):
+            raise self._fail(f"{what}: player {player + 1}'s revealed keys do not include this key")
+        self.epoch[player], self.seen[player] = e, e + 1
+
+    def run(self, messages: Sequence[dict[str, Any]]) -> None:
+        deals = {m["deal"]["step"]: m for m in messages if m.get("deal", {}).get("game") == self.g}
+        if 1 not in deals or 2 not in deals:
+            raise self._fail("the transcript lacks the deal")
+        self._deal(deals[1], deals[2])
+        state = None
+        for message in messages:
+            turn = message.get("turn")
+            if not turn or turn.get("game") != self.g:
+                continue
+            if state is None:
+                state = new_game(self, self.ruleset, self.first)
+            self.mover = message["from"]
+            self.reveals = [self.table[group.point(r["point"], "a reveal")] for r in turn.get("reveals", [])]
+            self.end = turn.get("end", {})
+            for move in parse_turn(turn["moves"]):
+                state = apply(state, move, self)
+
+    def _deal(self, one: dict[str, Any], two: dict[str, Any]) -> None:
+        r = self.ruleset
+        n, h, size = r.payoff_size, r.hand_size, r.deck_size
+        f, s = one["from"], two["from"]
+        self.first = f
+        if group.base(self.keys[f][0]) != group.point(one["deal"]["key"], "a deal key") or group.base(self.keys[s][0]) != group.point(
+            two["deal"]["key"], "a deal key"
+        ):
+            raise self._fail("the revealed keys are not the deal keys")
+        deck = self._open(group.points(one["deal"]["deck"], "the deck"), f)
+        if sorted(c for c in deck if c is not None) != list(range(size)):
+            raise self._fail(f"player {f + 1}'s first shuffle of the deal is not the deck")
+        first = self._open(group.points(two["deal"]["first"], "the deal"), f)
+        rest = self._open(group.points(two["deal"]["rest"], "the deal"), f, s)
+        if None in first or None in rest or sorted(first + rest) != list(range(size)):  # type: ignore[type-var, operator]
+            raise self._fail(f"player {s + 1}'s shuffle and split of the deal is not the deck")
+        self.piles[f] = first[: n - 1]  # type: ignore[assignment]
+        self.piles[s] = rest[: n - 1]  # type: ignore[assignment]
+        self.tops = {f: first[n - 1], s: first[n + h]}
+        self.stock = rest[n - 1 + h :]  # type: ignore[assignment]
+
+    # --- the engine's dealer, answering from the transcript ---
+
+    def deal(self, ruleset: Ruleset, starter: int) -> Deal:
+        h = ruleset.hand_size
+        return Deal(hands=((), ()), payoff_tops=(Card.from_index(self.tops[0]), Card.from_index(self.tops[1])), unseen=(h, h))
+
+    def turn_up(self, player: int) -> Card:
+        self.piles[player].pop()
+        return Card.from_index(self.reveals.pop(0))
+
+    def show(self, player: int, rank: int, card: Card | None) -> Card:
+        return Card.from_index(self.reveals.pop(0))
+
+    def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
+        x, y, end = self.mover, 1 - self.mover, self.end
+        where = f"turn {turn}: player {x + 1}'s"
+        top: list[int] | None = None
+        if "shuffle" in end:
+            self._announce(x, end["shuffle"]["key"], f"{where} shuffle")
+            if "stock" in end["shuffle"]:
+                new = self._open(group.points(end["shuffle"]["stock"], "the stock"), x, y)
+                if None in new or Counter(new) != Counter(self.stock):
+                    raise self._fail(f"{where} shuffle of the stock is not a re-keyed permutation of it")
+                self.stock = new  # type: ignore[assignment]
+            else:
+                top = self._open(group.points(end["shuffle"]["top"], "the stock"), x, y)  # type: ignore[assignment]
+        if count:
+            drawn = self._open(group.points(end["draw"]["points"], "the draw"), y)
+            due = top if top is not None else [self.stock[-1 - i] for i in range(count)]
+            if drawn != due or (top is not None and Counter(top) - Counter(self.stock)):
+                raise self._fail(f"{where} reservation of the draw is not the top of the stock")
+            left = Counter(self.stock) - Counter(drawn)  # type: ignore[arg-type]
+            self.stock = self.stock[: len(self.stock) - count] if top is None else list(left.elements())
+        if merging:
+            self._announce(x, end["merge"]["key"], f"{where} merge")
+            new = self._open(group.points(end["merge"]["stock"], "the stock"), x, y)
+            expected = Counter(self.stock) + Counter(c.index for pool in merging for c in pool.cards)
+            if None in new or Counter(new) != expected:
+                raise self._fail(f"{where} merge of the recycled cards into the stock is not a re-keyed permutation of them")
+            self.stock = new  # type: ignore[assignment]
+        for n, (pool, points) in enumerate(zip(completed, end.get("pools", []), strict=False)):
+            found = self._open(group.points(points, "a pool"), x)
+            if Counter(found) != Counter(c.index for c in pool.cards):
+                raise self._fail(f"{where} layer on recycling pool {n + 1} holds other cards than the center stack")
+        return Draw((), unseen=count)

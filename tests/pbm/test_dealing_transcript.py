@@ -1,0 +1,80 @@
+"""The shuffle-by-shuffle audit: an honest game replays clean, and a dishonest shuffle or pool layer is named."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from dealing_play import MATCH, SMALL, make_seats, play
+from test_dealing_cheats import MergeDuplicator, PoolSubstituter
+
+from engine.rules import Ruleset
+from pbm.dealing import Party
+from pbm.errors import AuditError, SpiteError
+from pbm.transcript import audit_transcript
+
+
+def _recorded(
+    ruleset: Ruleset, seed: int, classes: tuple[type[Party], type[Party]] = (Party, Party)
+) -> tuple[list[dict], list[list[bytes]]]:
+    """Game 1's messages (up to a refusal, if one comes) and both players' scalars of game 1, kept before they are forgotten."""
+    seats = make_seats(ruleset, seed, classes)
+    keys: list[list[bytes]] = [[], []]
+    messages: list[dict] = []
+
+    def keep(_n: int, message: dict) -> dict:
+        messages.append(message)
+        for p in (0, 1):
+            if len(seats[p].party.keys.get(1, [])) > len(keys[p]):
+                keys[p] = list(seats[p].party.keys[1])
+        return message
+
+    with contextlib.suppress(SpiteError):  # a cheat refused on receipt: its message is in the transcript all the same
+        play(seats, seed=seed, tamper=keep, stop_after_deal=2, check=False)
+    for p in (0, 1):  # keys made while answering the last message
+        if len(seats[p].party.keys.get(1, [])) > len(keys[p]):
+            keys[p] = list(seats[p].party.keys[1])
+    return messages, keys
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_honest_game_replays_clean(seed: int) -> None:
+    messages, keys = _recorded(SMALL, seed)
+    audit_transcript(messages, keys, MATCH, SMALL, 1)
+
+
+def test_an_honest_g4a_game_replays_clean() -> None:
+    ruleset = Ruleset(target_score=200)
+    messages, keys = _recorded(ruleset, 4)
+    audit_transcript(messages, keys, MATCH, ruleset, 1)
+
+
+@pytest.mark.parametrize(
+    ("cheat", "named"), [(PoolSubstituter, "layer on recycling pool"), (MergeDuplicator, "merge of the recycled cards")]
+)
+def test_the_replay_names_the_dishonest_shuffle(cheat: type[Party], named: str) -> None:
+    found = 0
+    for seed in range(12):
+        messages, keys = _recorded(SMALL, seed, (cheat, Party))
+        cheated = any(_cheats(m) for m in messages) if cheat is MergeDuplicator else True
+        try:
+            audit_transcript(messages, keys, MATCH, SMALL, 1)
+        except AuditError as e:
+            assert named in str(e) and "player 1's" in str(e)
+            found += 1
+        else:
+            assert not cheated or cheat is PoolSubstituter, f"seed {seed}: a dishonest merge went unnamed"
+    assert found >= 3
+
+
+def _cheats(message: dict) -> bool:
+    """Whether player 1 merged in a turn that also reserved a draw (when MergeDuplicator copies a card)."""
+    end = message.get("turn", {}).get("end", {})
+    return message.get("from") == 0 and "merge" in end and "draw" in end
+
+
+def test_a_wrong_revealed_key_is_named() -> None:
+    messages, keys = _recorded(SMALL, 5)
+    keys[1][0] = keys[0][0]
+    with pytest.raises(AuditError, match="deal keys"):
+        audit_transcript(messages, keys, MATCH, SMALL, 1)
