@@ -24,12 +24,22 @@ from pbm.group import Point, Scalar
 
 
 def audit_transcript(
-    messages: Sequence[dict[str, Any]], keys: Sequence[Sequence[Scalar]], match: bytes, ruleset: Ruleset, game: int
+    messages: Sequence[dict[str, Any]], keys: Sequence[Sequence[Scalar]] | None, match: bytes, ruleset: Ruleset, game: int
 ) -> None:
     """Replay game `game` from `messages` (both directions, in order) with both players' scalars of that game.
 
-    Raises AuditError naming the first shuffle, split or pool layer whose output is not its input under new keys.
+    `keys` None takes them from the messages' `secrets` sections. Raises AuditError naming the first
+    shuffle, split, reservation, merge or pool layer whose output is not its input under new keys.
     """
+    if keys is None:
+        found: dict[int, list[Scalar]] = {}
+        for m in messages:
+            section = m.get("secrets", {})
+            if section.get("game") == game:
+                found[m["from"]] = [group.scalar(k, "a revealed key") for k in section["keys"]]
+        if set(found) != {0, 1}:
+            raise AuditError(f"game {game}: the messages do not hold both players' keys yet")
+        keys = [found[0], found[1]]
     _Replay(keys, match, ruleset, game).run(messages)
 
 

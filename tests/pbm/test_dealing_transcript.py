@@ -78,3 +78,10 @@ def test_a_wrong_revealed_key_is_named() -> None:
     keys[1][0] = keys[0][0]
     with pytest.raises(AuditError, match="deal keys"):
         audit_transcript(messages, keys, MATCH, SMALL, 1)
+
+
+def test_the_keys_can_come_from_the_messages_themselves() -> None:
+    messages, _ = _recorded(SMALL, 6)
+    audit_transcript(messages, None, MATCH, SMALL, 1)
+    with pytest.raises(AuditError, match="do not hold both players' keys"):
+        audit_transcript([m for m in messages if "secrets" not in m], None, MATCH, SMALL, 1)
