@@ -243,28 +243,36 @@ def test_an_illegal_move_is_refused_and_nothing_is_written(table: Table) -> None
     _answer(table.bob, table.latest)  # the file is still good to play
 
 
-def _proofs(message: Any, where: str = "") -> Iterator[tuple[Any, Any, str]]:
-    """Every (container, key) holding a list of two or more proofs in a protocol message, with its dotted place."""
+def _proof_slots(message: Any) -> Iterator[tuple[Any, Any]]:
+    """Every (container, key or index) that holds one proof in a protocol message: a reveal's "proof", each of "proofs"."""
     if isinstance(message, dict):
         for key, value in message.items():
-            if key == "proofs" and isinstance(value, list) and len(value) >= 2:
-                yield message, key, f"{where}.{key}"
-            yield from _proofs(value, f"{where}.{key}")
+            if key == "proof" and isinstance(value, str):
+                yield message, key
+            elif key == "proofs" and isinstance(value, list):
+                yield from ((value, i) for i in range(len(value)))
+            else:
+                yield from _proof_slots(value)
     elif isinstance(message, list):
-        for i, value in enumerate(message):
-            yield from _proofs(value, f"{where}[{i}]")
+        for value in message:
+            yield from _proof_slots(value)
 
 
 def test_a_false_proof_under_the_senders_real_signature_is_refused_naming_the_proof(table: Table) -> None:
     save = saves.read(table.latest)
     protocol = saves.payload(save)["protocol"]
-    container, key, where = next(_proofs(protocol))
-    container[key] = [container[key][1], container[key][0], *container[key][2:]]  # each proof now speaks of another card
+    slots = list(_proof_slots(protocol))
+    assert slots, "a turn reveals at least the card it discards"
+    proofs = [container[key] for container, key in slots]
+    if len(slots) == 1:  # a well-formed proof of another card: Bob's own last reveal
+        proofs.append(next(c[k] for c, k in _proof_slots(saves.payload(saves.read(table.chain[-2]))["protocol"])))
+    for (container, key), proof in zip(slots, proofs[1:] + proofs[:1], strict=False):
+        container[key] = proof  # each proof now speaks of another card
     cheat = resign(save, table.alice, protocol=protocol)
     path = table.folder / "false-proof.toml"
     path.write_bytes(saves.to_toml(cheat))
     line = refused_by_play_and_verify(table.bob, path, "does not prove out")
-    assert ("draw" if ".draw." in where else "reveal") in line  # it names which proof failed
+    assert any(word in line for word in ("draw", "hand card", "pay-off card", "reveal")), line  # it names which proof failed
 
 
 def test_moves_on_a_file_that_only_deals_are_refused(table: Table) -> None:
@@ -273,6 +281,25 @@ def test_moves_on_a_file_that_only_deals_are_refused(table: Table) -> None:
     line = refused(table.bob, invitation, "--moves", "Q-s1")
     assert "asks for no moves" in line and "without --moves" in line
     _answer(table.bob, invitation)  # and without --moves it is answered
+
+
+def test_refusals_leave_the_journal_as_it_was(table: Table) -> None:
+    save = saves.read(table.latest)
+    alice, bob = save.players
+    bad = {
+        "garbage.toml": b"\x00" * 50,
+        "v2.toml": table.latest.read_bytes().replace(b"\nversion = 1\n", b"\nversion = 2\n"),
+        "edited.toml": table.latest.read_bytes().replace(b'name = "Alice"', b'name = "Alicia"'),
+        "forged.toml": saves.to_toml(resign(save, table.carol, players=(saves.Player(alice.name, table.carol.public_text), bob))),
+        "older.toml": saves.to_toml(resign(saves.read(table.chain[2]), table.alice, prev="cd" * 32)),
+    }
+    for name, data in bad.items():
+        (table.folder / name).write_bytes(data)
+        refused(table.bob, table.folder / name)
+    refused(table.bob, table.latest, "--moves", "zz")
+    answer = _answer(table.bob, table.latest)  # the real file is still Bob's to play, once
+    table.alice.ok("verify", answer)
+    refused_by_play_and_verify(table.bob, table.latest, "already played")
 
 
 # --- the real entry point ---
