@@ -86,14 +86,15 @@ def test_both_players_see_the_same_match_state_at_every_file(short_match: Played
         assert saves.read(step.path).seq == short_match.steps.index(step) + 1
 
 
-def _game_results(steps: list[Step]) -> dict[int, tuple[str | None, int]]:
-    """Each game's winner (None for a tie) and points, from the first file that shows it over (R10)."""
-    results: dict[int, tuple[str | None, int]] = {}
-    for step in steps:
+def _game_results(steps: list[Step]) -> dict[int, tuple[int, str | None, int]]:
+    """Each game's first file showing it over (its index), winner (None for a tie) and points: the loser's pay-off pile (R10)."""
+    results: dict[int, tuple[int, str | None, int]] = {}
+    for i, step in enumerate(steps):
         a = step.views["Alice"]
         if a["game_over"] and a["game"] not in results:
             mine, theirs = a["payoff"]["count"], a["opponent"]["payoff_count"]
-            results[a["game"]] = ("Alice", theirs) if mine == 0 else ("Bob", mine) if theirs == 0 else (None, 0)
+            winner, points = ("Alice", theirs) if mine == 0 else ("Bob", mine) if theirs == 0 else (None, 0)
+            results[a["game"]] = (i, winner, points)
     return results
 
 
@@ -101,14 +102,20 @@ def test_the_match_ends_with_the_right_winner_and_score(short_match: Played) -> 
     steps = short_match.steps
     results = _game_results(steps)
     assert len(results) >= 2  # one game scores at most the pay-off pile size, less than the target
+    for _, winner, points in results.values():
+        assert winner is None or 1 <= points <= short_match.payoff
+    # every file carries the points of exactly the games over by then
+    for i, step in enumerate(steps):
+        expected = {"Alice": 0, "Bob": 0}
+        for over_at, winner, points in results.values():
+            if winner is not None and over_at <= i:
+                expected[winner] += points
+        shown = {"Bob" if name == "Opponent" else name: score for name, score in step.views["Alice"]["scores"].items()}
+        assert shown == expected, step.path.name
     expected = {"Alice": 0, "Bob": 0}
-    for game, (winner, points) in sorted(results.items()):
+    for _, winner, points in results.values():
         if winner is not None:
-            assert 1 <= points <= short_match.payoff
             expected[winner] += points
-        # every file of the next games carries the score so far
-        later = [s.views["Alice"]["scores"] for s in steps if s.views["Alice"]["game"] > game]
-        assert all(sum(score.values()) >= sum(expected.values()) for score in later)
     final = steps[-1].views
     for name in ("Alice", "Bob"):
         assert final[name]["match_over"] and final[name]["game_over"] and final[name]["to_move"] is None
@@ -297,6 +304,6 @@ def test_a_one_game_g4a_match_end_to_end(tmp_path: Path) -> None:
         final = played.steps[-1].views["Alice"]
         assert final["match_over"] and final["target"] == 1
         results = _game_results(played.steps)
-        winner, points = results[final["game"]]  # a tie (the stock ran out) scores nothing and another game follows
+        _, winner, points = results[final["game"]]  # a tie (the stock ran out) scores nothing and another game follows
         assert winner is not None and final["scores"][winner] == points >= 1
         assert len(played.steps) > 20
