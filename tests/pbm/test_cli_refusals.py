@@ -305,21 +305,26 @@ def test_refusals_leave_the_journal_as_it_was(table: Table) -> None:
 # --- the real entry point ---
 
 
-def _spite_process(home: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+def _spite_process(entry: list[str], home: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
     env.update({k: v for k, v in ENV.items() if v is not None}, SPITE_HOME=str(home))
-    return subprocess.run([sys.executable, "-m", "pbm.cli", *map(str, args)], capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run([*entry, *map(str, args)], capture_output=True, text=True, env=env, timeout=60)
 
 
-@pytest.mark.parametrize("kind", ["garbage", "edited"])
-def test_the_real_command_prints_one_line_and_no_traceback(table: Table, kind: str) -> None:
+ENTRIES = {"module": [sys.executable, "-m", "pbm.cli"], "script": [shutil.which("spite") or "spite"]}
+
+
+@pytest.mark.parametrize(("kind", "entry"), [("garbage", "module"), ("edited", "script")])
+def test_the_real_command_prints_one_line_and_no_traceback(table: Table, kind: str, entry: str) -> None:
+    if entry == "script" and shutil.which("spite") is None:
+        pytest.skip("the spite script is not installed (pip install -e .)")
     path = table.folder / f"{kind}.toml"
     if kind == "garbage":
         path.write_bytes(b"\x00\xff" * 200)
     else:
         path.write_bytes(table.latest.read_bytes().replace(b'name = "Alice"', b'name = "Alicia"'))
     before = files(table.folder)
-    done = _spite_process(table.bob.home, "play", path)
+    done = _spite_process(ENTRIES[entry], table.bob.home, "play", path)
     assert done.returncode == 1, done
     assert "Traceback" not in done.stdout + done.stderr
     lines = done.stderr.splitlines()
