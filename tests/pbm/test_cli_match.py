@@ -291,6 +291,44 @@ def test_play_with_moves_refuses_an_illegal_move_then_takes_a_legal_discard(firs
     assert after["opponent"]["hand_count"] == len(view["hand"]) - 1  # she draws again when her next turn begins
 
 
+def test_an_interactive_turn_lists_legal_moves_and_q_leaves_without_writing(first_turn: tuple[Player, Player, Path]) -> None:
+    alice, bob, dealt = first_turn
+    folder = dealt.parent
+    hand = alice.show(dealt)["hand"]
+    discard = f"{RANK_TEXT[Card.parse(hand[0]).rank]}-s1"
+    before = files(folder)
+    quit_ = alice.spite("play", dealt, input="q\n")
+    assert quit_.exit_code == 0 and "Nothing written" in quit_.stdout, quit_
+    ran_dry = alice.spite("play", dealt, input="")
+    assert_refused(ran_dry, "no more input", "nothing was written")
+    assert new_file(before, folder) is None
+
+    played = alice.spite("play", dealt, input=f"?\nzz\n{discard}\n")
+    assert played.exit_code == 0, played
+    legal = played.stdout.split("Legal moves: ", 1)[1].split("your move>", 1)[0].split()  # the list wraps at 100 columns
+    assert discard in legal and all("-" in move or move == "end" for move in legal)
+    assert "refused: " in played.stderr  # "zz" was refused and asked again, not fatal
+    written = new_file(before, folder)
+    assert written is not None and saves.read(written).history[-1].moves == discard
+    bob.ok("verify", written)
+
+
+def test_play_never_writes_over_an_existing_file(first_turn: tuple[Player, Player, Path]) -> None:
+    alice, _, dealt = first_turn
+    folder = dealt.parent
+    hand = alice.show(dealt)["hand"]
+    discard = f"{RANK_TEXT[Card.parse(hand[0]).rank]}-s1"
+    other = folder / "keep-me.toml"
+    other.write_bytes(b"precious")
+    before = files(folder)
+    for target in (other, dealt):
+        line = assert_refused(alice.spite("play", dealt, "--moves", discard, "-o", target), "exists already", "never overwrites")
+        assert target.name in line
+        assert new_file(before, folder) is None
+    alice.ok("play", dealt, "--moves", discard, "-o", folder / "answer.toml")
+    assert new_file(before, folder) == folder / "answer.toml"
+
+
 # --- one whole g4a game ---
 
 
