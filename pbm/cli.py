@@ -11,9 +11,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from engine.bots import make_bot
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
@@ -24,8 +22,8 @@ from pbm.identity import Identity, load_or_create, needs_passphrase, player_path
 from pbm.journal import Journal
 from pbm.match import DEFAULT_OPPONENT, Opened, new_match, open_save, replace_rules, write_next
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 app = typer.Typer(
     name="spite",
@@ -78,6 +76,12 @@ def _identity(home: Path, name: str | None = None) -> Identity:
     if name is not None and name != identity.name:
         identity = rename(identity, name, passphrase)
     return identity
+
+
+def _make_bot(name: str, seed: int = 0, think: float | None = None) -> Any:
+    from engine.bots import make_bot  # only the commands that let a bot play pay for importing the bots
+
+    return make_bot(name, seed, think)
 
 
 # --- who you are ---
@@ -230,16 +234,14 @@ def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | Non
             raise IllegalMoveError("those moves do not end your turn: finish with a discard (like Q-s2), or 'end' with an empty hand")
         return
     if auto:
-        bot = make_bot("expert", seed=int.from_bytes(os.urandom(4), "big"), think=think)
-        while seat.my_turn:
-            seat.play(bot.choose(seat.state.view(opened.me)))  # type: ignore[union-attr]
+        _bot_turn(opened, "expert", think)
         out.print(f"The bot played: {' '.join(map(str, seat.moves))}")
         return
     _interactive(opened, think)
 
 
 def _print_hint(opened: Opened, think: float | None) -> None:
-    bot = make_bot("expert", seed=0, think=think)
+    bot = _make_bot("expert", seed=0, think=think)
     planner = getattr(bot, "plan", None) or getattr(bot, "_make_plan")  # noqa: B009 -- the expert's whole-turn plan
     plan = planner(opened.view)
     out.print(f"Hint: {' '.join(map(str, plan))}")
@@ -359,6 +361,8 @@ def games() -> None:
     if not infos:
         out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
         return
+    from rich.table import Table
+
     table = Table("match", "opponent", "score", "next", "last file")
     for info in infos:
         me = info.seat_of(identity.public_key)
@@ -380,7 +384,7 @@ LEVELS = ("easy", "normal", "expert")
 def _bot_turn(opened: Opened, level: str, think: float | None) -> None:
     """Let the bot of `level` play this player's whole turn."""
     seat = opened.seat
-    bot = make_bot(level, seed=int.from_bytes(os.urandom(4), "big"), think=think)
+    bot = _make_bot(level, seed=int.from_bytes(os.urandom(4), "big"), think=think)
     while seat.my_turn:
         seat.play(bot.choose(seat.state.view(opened.me)))  # type: ignore[union-attr]
 
@@ -473,7 +477,7 @@ def arena(
     if len(names) != 2 or not all(names):
         raise SpiteError("--bots takes two bot names separated by a comma, e.g. expert,easy")
     for name in names:
-        make_bot(name)  # an unknown name fails here, before any game is played
+        _make_bot(name)  # an unknown name fails here, before any game is played
     if as_json:
         result = run_arena(names[0], names[1], games_, seed=seed, jobs=jobs, think=think)
         out.print(json.dumps(report(result)), soft_wrap=True)
@@ -490,6 +494,8 @@ def arena(
             progress=lambda done, total: progress.update(task, completed=done),
         )
     summary = report(result)
+    from rich.table import Table
+
     table = Table("bot", "wins", "win rate (decided)", "95% interval", "think median", "think max")
     for name, row in summary["bots"].items():
         lo, hi = row["ci95"]

@@ -132,9 +132,10 @@ class Journal:
             if version > SCHEMA_VERSION:
                 db.close()
                 raise JournalError(f"the journal {path} was written by a newer spite: upgrade spite")
-            with db:
-                db.executescript(_SCHEMA)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if version < SCHEMA_VERSION:  # only a new or older journal is written to on opening
+                with db:
+                    db.executescript(_SCHEMA)
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as e:
             raise JournalError(f"the journal {path} is damaged or not a journal: {e}") from e
         return cls(db, path)
