@@ -287,9 +287,7 @@ def show(
 ) -> None:
     """Show your view of FILE without moving (it is verified first)."""
     _, _, journal, opened = _open(file)
-    with journal:
-        if not opened.mine:
-            journal.record(opened.save, file)
+    journal.close()  # showing changes nothing, not even the journal
     if as_json:
         out.print_json(data=_summary(opened))
         return
@@ -310,7 +308,7 @@ def _summary(opened: Opened) -> dict[str, Any]:
     data: dict[str, Any] = {
         "match": opened.save.match,
         "game": opened.save.game,
-        "turn": opened.save.turn,
+        "turn": opened.save.turn,  # turns played in this game; the board shows the one to play next
         "to_move": None if to_move is None else opened.names[to_move],
         "game_over": state is not None and state.outcome is not None,
         "match_over": record.is_over,
