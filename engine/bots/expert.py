@@ -10,7 +10,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from engine.bots.heuristics import Context, ending_value, line_value
+from engine.bots.heuristics import BASE, Context, Weights, ending_value, line_value
 from engine.bots.sampling import determinize, rollout, unseen_cards
 from engine.bots.search import Line, Table, discard_moves, turn_lines
 from engine.game import check_move
@@ -19,35 +19,45 @@ from engine.state import PlayerView
 
 DEFAULT_THINK = 0.25  # wall-clock cap per plan, seconds; the sample budget normally stops the search well before
 
+Ending = tuple[float, Line, Move]
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """How hard a bot thinks: endings kept for sampling, deals sampled per plan, nodes of the turn search."""
+    """How hard a bot thinks: endings kept for sampling, deals sampled per plan, nodes of the turn search, weights."""
 
     name: str
     candidates: int
     samples: int
     nodes: int = 4000
+    weights: Weights = BASE
+    static: float = 0.25  # how much the static value counts beside the sampled one (in pay-off cards per point)
+    fear: float = 2.0  # an opponent's pay-off card in a rollout counts this many of ours
 
 
 LEVELS: dict[str, Level] = {
     "normal": Level("normal", candidates=1, samples=0),
-    "expert": Level("expert", candidates=6, samples=12),
+    "expert": Level("expert", candidates=6, samples=16),
 }
 
 
 class ExpertBot:
-    """Plans a whole turn from its view; replays the plan while the view is what the plan expects."""
+    """Plans a whole turn from its view; replays the plan while the view is what the plan expects.
+
+    A plan ends with the pay-off card's play when one is reachable (the new top is new information), else with the discard.
+    """
 
     def __init__(self, seed: int = 0, level: str = "expert", think: float = DEFAULT_THINK) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+        if think <= 0:
+            raise ValueError("think time must be positive")
         self.name = level
         self.level = LEVELS[level]
         self.think = think
         self._rng = random.Random(seed)
         self._plan: list[Move] = []
-        self._plan_key: tuple[int, int, int] | None = None
+        self._expect: tuple[int, int, int] | None = None
         self._turn = -1
         self._old_pools = 0
 
@@ -56,24 +66,25 @@ class ExpertBot:
             self._turn = view.turn
             self._old_pools = len(view.shuffling_in) // view.ruleset.complete_at
         key = (view.turn, view.payoff_count, len(view.hand))
-        if not (self._plan and key == self._plan_key and _legal(view, self._plan[0])):
+        if not (self._plan and key == self._expect and _legal(view, self._plan[0])):
             self._plan = self._make_plan(view)
         move = self._plan.pop(0)
-        self._plan_key = (view.turn, view.payoff_count - (move.source == PAYOFF), len(view.hand) - (move.source == HAND))
+        self._expect = (view.turn, view.payoff_count - (move.source == PAYOFF), len(view.hand) - (move.source == HAND))
         return move
 
     def _make_plan(self, view: PlayerView) -> list[Move]:
         """The moves of the best line: up to a pay-off play if one is reachable, else to the end of the turn."""
         table = Table.of(view)
         ctx = Context.of(view)
+        weights = self.level.weights
         lines = turn_lines(table, self.level.nodes)
         reaching = [line for line in lines if line.payoff]
         if reaching:
-            return list(max(reaching, key=lambda line: line_value(ctx, line)).moves)
-        endings: list[tuple[float, Line, Move]] = []
+            return list(max(reaching, key=lambda line: line_value(ctx, line, weights)).moves)
+        endings: list[Ending] = []
         for line in lines:
             for end in discard_moves(line.hand, len(table.side)):
-                endings.append((ending_value(ctx, line, end), line, end))
+                endings.append((ending_value(ctx, line, end, weights), line, end))
         endings.sort(key=lambda e: -e[0])
         best = endings[: self.level.candidates]
         if len(best) > 1 and self.level.samples:
@@ -81,8 +92,11 @@ class ExpertBot:
         _, line, end = best[0]
         return [*line.moves, end]
 
-    def _sample(self, view: PlayerView, endings: list[tuple[float, Line, Move]]) -> int:
-        """Index of the ending with the best mean over sampled deals and greedy replies (plus its static value as a tie-break)."""
+    def _sample(self, view: PlayerView, endings: list[Ending]) -> int:
+        """Index of the ending with the best mean over sampled deals and greedy replies, plus a share of its static value.
+
+        Every ending meets the same deals (common random numbers); sampling stops early at the think-time cap.
+        """
         deadline = time.perf_counter() + self.think
         unseen = unseen_cards(view)
         totals = [0.0] * len(endings)
@@ -91,11 +105,11 @@ class ExpertBot:
             seed = self._rng.getrandbits(32)
             for i, (_, line, end) in enumerate(endings):
                 state, dealer = determinize(view, unseen, random.Random(seed), self._old_pools)
-                totals[i] += rollout(state, dealer, [*line.moves, end], view.player)
+                totals[i] += rollout(state, dealer, [*line.moves, end], view.player, self.level.fear)
             runs += 1
             if time.perf_counter() > deadline:
                 break
-        return max(range(len(endings)), key=lambda i: (totals[i] / runs + 0.05 * endings[i][0], -i))
+        return max(range(len(endings)), key=lambda i: (totals[i] / runs + self.level.static * endings[i][0], -i))
 
 
 def _legal(view: PlayerView, move: Move) -> bool:

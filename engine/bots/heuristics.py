@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine.bots.search import Line, Ranks, reach_chance
+from engine.bots.search import Line, Ranks, rank_counts, reach_chance
 from engine.cards import KING
 from engine.moves import Move
 from engine.state import PlayerView
@@ -18,13 +18,14 @@ PROSPECT = 3.0
 class Context:
     """What the judgement needs from a view: unseen rank counts and both pay-off tops."""
 
-    unseen: Counter[int]
+    unseen: list[int]
     my_top: int | None
     opp_top: int | None
-    opp_tops: Counter[int]
+    opp_tops: list[int]
     opp_draws: int
     hand_size: int
     complete_at: int
+    dangers: dict[Ranks, float] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, view: PlayerView) -> Context:
@@ -37,14 +38,14 @@ class Context:
             if top is not None:
                 seen[top.rank] += 1
         per_rank = 4 * view.ruleset.decks
-        unseen = Counter({rank: max(0, per_rank - seen[rank]) for rank in range(1, 14)})
+        unseen = [0] + [max(0, per_rank - seen[rank]) for rank in range(1, 14)]
         opp = view.opponent
         opp_draws = min(view.ruleset.hand_size, opp.hand_count + view.stock_count)
         return cls(
             unseen=unseen,
             my_top=view.payoff_top.rank if view.payoff_top is not None else None,
             opp_top=opp.payoff_top.rank if opp.payoff_top is not None else None,
-            opp_tops=Counter(pile[-1].rank for pile in opp.side if pile),
+            opp_tops=rank_counts(pile[-1].rank for pile in opp.side if pile),
             opp_draws=opp_draws,
             hand_size=view.ruleset.hand_size,
             complete_at=view.ruleset.complete_at,
@@ -53,14 +54,18 @@ class Context:
 
 def danger(ctx: Context, center: Ranks) -> float:
     """Rough chance that the opponent plays its pay-off top next turn on these center stacks."""
-    return reach_chance(center, ctx.opp_top, ctx.complete_at, ctx.opp_tops, ctx.unseen, ctx.opp_draws, Counter())
+    known = ctx.dangers.get(center)
+    if known is None:
+        known = reach_chance(center, ctx.opp_top, ctx.complete_at, ctx.opp_tops, ctx.unseen, ctx.opp_draws, [0] * 14)
+        ctx.dangers[center] = known
+    return known
 
 
 def prospect(ctx: Context, center: Ranks, hand: Ranks, side: tuple[Ranks, ...]) -> float:
     """Rough chance that we play our pay-off top next turn if the center stayed as it is."""
-    tops = Counter(pile[-1] for pile in side if pile)
+    tops = rank_counts(pile[-1] for pile in side if pile)
     draws = max(0, ctx.hand_size - len(hand))
-    return reach_chance(center, ctx.my_top, ctx.complete_at, tops, ctx.unseen, draws, Counter(hand))
+    return reach_chance(center, ctx.my_top, ctx.complete_at, tops, ctx.unseen, draws, rank_counts(hand))
 
 
 def bury_cost(rank: int, pile: Ranks) -> float:
@@ -81,22 +86,39 @@ def bury_cost(rank: int, pile: Ranks) -> float:
     return 1.5 + 0.05 * (rank - top)
 
 
-def line_value(ctx: Context, line: Line) -> float:
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How much each part of the judgement of a turn's end counts."""
+
+    danger: float = DANGER
+    prospect: float = PROSPECT
+    from_hand: float = 0.25
+    from_side: float = 0.35
+    bury: float = 1.0
+    line_king: float = 6.0
+    line_hand: float = 1.0
+    line_side: float = 0.5
+
+
+BASE = Weights()
+
+
+def line_value(ctx: Context, line: Line, w: Weights = BASE) -> float:
     """How good a line that reaches the pay-off card is: fewest Kings, then fewest cards spent."""
-    return 100.0 - 6.0 * line.kings - 1.0 * line.from_hand - 0.5 * line.from_side - danger(ctx, line.center)
+    return 100.0 - w.line_king * line.kings - w.line_hand * line.from_hand - w.line_side * line.from_side - danger(ctx, line.center)
 
 
-def ending_value(ctx: Context, line: Line, discard: Move) -> float:
+def ending_value(ctx: Context, line: Line, discard: Move, w: Weights = BASE) -> float:
     """How good it is to end the turn with `line` and then `discard` (a hand card to a side stack, or ``end``)."""
     hand, side = line.hand, line.side
-    value = 0.25 * line.from_hand + 0.35 * line.from_side
+    value = w.from_hand * line.from_hand + w.from_side * line.from_side
     if discard.is_discard:
         rank, i = discard.source_index, discard.target_index
         pile = side[i]
-        value -= bury_cost(rank, pile)
+        value -= w.bury * bury_cost(rank, pile)
         j = hand.index(rank)
         hand = hand[:j] + hand[j + 1 :]
         side = side[:i] + ((*pile, rank),) + side[i + 1 :]
-    value -= DANGER * danger(ctx, line.center)
-    value += PROSPECT * prospect(ctx, line.center, hand, side)
+    value -= w.danger * danger(ctx, line.center)
+    value += w.prospect * prospect(ctx, line.center, hand, side)
     return value

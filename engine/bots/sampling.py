@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.bots import Bot
 from engine.bots.greedy import GreedyBot
 from engine.cards import Card, full_deck
 from engine.dealer import LocalDealer
@@ -47,6 +48,8 @@ def determinize(view: PlayerView, unseen: Sequence[Card], rng: random.Random, ol
     """
     cards = list(unseen)
     rng.shuffle(cards)
+    them = view.opponent
+    hand_n = them.hand_count
     me, opp = view.player, 1 - view.player
     them = view.opponent
     hand_n = them.hand_count
@@ -68,32 +71,35 @@ def determinize(view: PlayerView, unseen: Sequence[Card], rng: random.Random, ol
     return state, dealer
 
 
-_GREEDY = GreedyBot()
+GREEDY = GreedyBot()
 
 
-def play_turn(state: GameState, dealer: LocalDealer, max_moves: int = 200) -> GameState:
-    """The state after the player to move plays a whole greedy turn (or the game ends)."""
+def play_turn(state: GameState, dealer: LocalDealer, policy: Bot = GREEDY, max_moves: int = 200) -> GameState:
+    """The state after the player to move plays a whole turn as `policy` would (or the game ends)."""
     player, turn = state.to_move, state.turn
     for _ in range(max_moves):
         if state.outcome is not None or state.turn != turn:
             break
-        state = apply(state, _GREEDY.choose(state.view(player)), dealer)
+        state = apply(state, policy.choose(state.view(player)), dealer)
     return state
 
 
-def rollout(state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int) -> float:
-    """Play `moves` (the rest of our turn), a greedy reply and a greedy turn of ours; score the pay-off cards each side played."""
+def rollout(state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int, fear: float = 2.0, reply: Bot = GREEDY) -> float:
+    """Play `moves` (the rest of our turn), the opponent's `reply` turn and a greedy turn of ours.
+
+    The score is our pay-off cards played less `fear` times the opponent's; a win or loss counts far more.
+    """
     for move in moves:
         state = apply(state, move, dealer)
     opp = 1 - me
     before = state.players[opp].payoff_count
-    state = play_turn(state, dealer)
+    state = play_turn(state, dealer, reply)
     if state.outcome is not None:
         return -30.0 if state.outcome.winner == opp else 0.0
     theirs = before - state.players[opp].payoff_count
     before = state.players[me].payoff_count
     state = play_turn(state, dealer)
     if state.outcome is not None and state.outcome.winner == me:
-        return 10.0 - 2.0 * theirs
+        return 10.0 - fear * theirs
     ours = before - state.players[me].payoff_count
-    return ours - 2.0 * theirs
+    return ours - fear * theirs

@@ -5,7 +5,7 @@ Cards are reduced to ranks; a center stack is its length (0 empty … 11, comple
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.cards import KING
@@ -118,15 +118,24 @@ def distance(length: int, rank: int, complete_at: int) -> int:
     return complete_at - length + rank - 1
 
 
-def chain_chance(
-    length: int, rank: int, complete_at: int, tops: Counter[int], unseen: Counter[int], draws: int, known: Counter[int]
-) -> float:
-    """Rough chance that a player holding `known` ranks, `tops` side tops and `draws` unknown cards reaches `rank` on this stack."""
+def rank_counts(ranks: Iterable[int]) -> list[int]:
+    """How many of each rank (index 1 … 13; index 0 unused)."""
+    counts = [0] * 14
+    for rank in ranks:
+        counts[rank] += 1
+    return counts
+
+
+def chain_chance(length: int, rank: int, complete_at: int, tops: list[int], unseen: list[int], draws: int, known: list[int]) -> float:
+    """Rough chance that a player holding `known` ranks, `tops` side tops and `draws` unknown cards reaches `rank` on this stack.
+
+    Counts are per rank (see :func:`rank_counts`); `unseen` are the cards the player might draw.
+    """
     steps = distance(length, rank, complete_at)
     if steps > 6:
         return 0.0
-    total = max(1, sum(unseen.values()))
-    tops, known = tops.copy(), known.copy()
+    total = max(1, sum(unseen))
+    tops, known = tops[:], known[:]
     kings = known[KING] + tops[KING]
     chance = 1.0
     need = length + 1
@@ -147,7 +156,7 @@ def chain_chance(
 
 
 def reach_chance(
-    center: Ranks, rank: int | None, complete_at: int, tops: Counter[int], unseen: Counter[int], draws: int, known: Counter[int]
+    center: Ranks, rank: int | None, complete_at: int, tops: list[int], unseen: list[int], draws: int, known: list[int]
 ) -> float:
     """Rough chance that a player reaches a pay-off `rank` on some center stack in one turn."""
     if rank is None:
