@@ -8,7 +8,6 @@ import random
 from pathlib import Path
 
 import pytest
-from tests.engine.craft import card, player, run, state
 
 from engine.bots import BOT_NAMES, make_bot
 from engine.bots.expert import ExpertBot
@@ -20,6 +19,7 @@ from engine.dealer import LocalDealer
 from engine.game import apply, legal_moves, new_game
 from engine.moves import Move
 from engine.state import GameState, PlayerState, PlayerView
+from tests.engine.craft import card, player, run, state
 
 BOTS_DIR = Path(__file__).resolve().parents[2] / "engine" / "bots"
 
