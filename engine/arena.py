@@ -50,11 +50,17 @@ def bot_seed(seed: int, number: int, seat: int) -> int:
     return zlib.crc32(f"{seed}:{number}:{seat}".encode())
 
 
+def deal_of(seed: int, number: int) -> tuple[str, int]:
+    """The dealer seed and the starting seat of game `number`: each deal is played twice, each seat starting once."""
+    return f"{seed}:{number // 2}", number % 2
+
+
 def play_arena_game(bots: tuple[str, str], seed: int, number: int, think: float | None = None, ruleset: Ruleset = G4A) -> GameResult:
     """Play game `number` of an arena between the bots named `bots` (seat 0 and seat 1)."""
     players = (make_bot(bots[0], bot_seed(seed, number, 0), think), make_bot(bots[1], bot_seed(seed, number, 1), think))
-    dealer = LocalDealer(f"{seed}:{number // 2}")
-    state = new_game(dealer, ruleset, starter=number % 2)
+    deal_seed, starter = deal_of(seed, number)
+    dealer = LocalDealer(deal_seed)
+    state = new_game(dealer, ruleset, starter=starter)
     times: tuple[list[float], list[float]] = ([], [])
     spent, turn = 0.0, state.turn
     while state.outcome is None:
