@@ -20,7 +20,7 @@ from pbm.errors import SpiteError
 from pbm.home import spite_home
 from pbm.identity import Identity, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal
-from pbm.match import DEFAULT_OPPONENT, Opened, new_match, open_save, replace_rules, write_next
+from pbm.match import DEFAULT_OPPONENT, NotYourTurnError, Opened, new_match, open_save, replace_rules, write_next
 
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
@@ -188,8 +188,7 @@ def play(
         _announce_keys(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
-            out.print(f"This is your own file: it is {other}'s turn. Send them {file}.")
-            raise typer.Exit(1)
+            raise NotYourTurnError(f"this is your own file: it is {other}'s turn; send them {file}")
         if not _has_more_to_send(opened):
             _board(opened)
             journal.record(opened.save, file)
@@ -287,7 +286,9 @@ def show(
 ) -> None:
     """Show your view of FILE without moving (it is verified first)."""
     _, _, journal, opened = _open(file)
-    journal.close()  # showing changes nothing, not even the journal
+    with journal:
+        if not opened.mine:
+            journal.record(opened.save, file)  # seen: a second, different version of it is a fork from now on
     if as_json:
         out.print_json(data=_summary(opened))
         return
@@ -310,7 +311,8 @@ def _summary(opened: Opened) -> dict[str, Any]:
         "game": opened.save.game,
         "turn": opened.save.turn,  # turns played in this game; the board shows the one to play next
         "to_move": None if to_move is None else opened.names[to_move],
-        "game_over": state is not None and state.outcome is not None,
+        # a file may carry the next game's deal before this player's table shows it: that game is not over
+        "game_over": state is not None and state.outcome is not None and opened.game == opened.save.game,
         "match_over": record.is_over,
         "scores": {opened.names[0]: record.scores[0], opened.names[1]: record.scores[1]},
         "you": opened.names[opened.me],

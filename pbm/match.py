@@ -66,6 +66,12 @@ class Opened:
         return None if self.seat.state is None else self.seat.state.view(self.me)
 
     @property
+    def game(self) -> int:
+        """The game of the table this player sees (the file may already carry the next game's deal)."""
+        g = self.seat.party.game
+        return g.number if g is not None else 1
+
+    @property
     def record(self) -> Match:
         return self.seat.party.record
 
@@ -92,25 +98,52 @@ def match_id_bytes(save: SaveFile) -> bytes:
     return bytes.fromhex(save.match)
 
 
-def _seat_data(opened_seat: Seat, identity: Identity, match: bytes) -> str:
-    party = opened_seat.party
+def _seat_data(seat: Seat, identity: Identity, save: SaveFile) -> str:
+    """This player's side of the match after writing `save`: protocol state, sealed keys, table, hand and the file's labels."""
+    party = seat.party
     data = {
         "party": party.export_public(),
-        "secrets": seal(party.export_secrets(), identity.private_bytes(), match),
-        "state": None if opened_seat.state is None else table_data(opened_seat.state),
-        "hand": [] if opened_seat.state is None else [card.index for card in opened_seat.state.players[party.me].hand],
+        "secrets": seal(party.export_secrets(), identity.private_bytes(), match_id_bytes(save)),
+        "state": None if seat.state is None else table_data(seat.state),
+        "hand": [] if seat.state is None else [card.index for card in seat.state.players[party.me].hand],
+        "rules": dataclasses.asdict(save.rules),
+        "players": [[p.name, p.key] for p in save.players],
+        "game": save.game,
+        "history": [[t.by, t.moves] for t in save.history],
     }
     return json.dumps(data, sort_keys=True)
 
 
-def _restore_seat(text: str, identity: Identity, match: bytes, ruleset: Ruleset) -> Seat:
+@dataclass(frozen=True)
+class _Kept:
+    """What this player's journal kept of their own last file: their seat, and the labels that file carried."""
+
+    seat: Seat
+    rules: Ruleset
+    players: tuple[Player, Player]
+    game: int
+    history: tuple[TurnRecord, ...]
+
+
+def _restore_seat(text: str, identity: Identity, match: bytes) -> _Kept:
     data = json.loads(text)
-    party = Party.restore(data["party"], unseal(data["secrets"], identity.private_bytes(), match), ruleset)
+    rules = Ruleset(**data["rules"])
+    party = Party.restore(data["party"], unseal(data["secrets"], identity.private_bytes(), match), rules)
     state = None
     if data["state"] is not None:
         hand = tuple(Card.from_index(i) for i in data["hand"])
-        state = table_state(data["state"], ruleset, party.me, hand)
-    return Seat(party, state)
+        state = table_state(data["state"], rules, party.me, hand)
+    players = tuple(Player(name, key) for name, key in data["players"])
+    history = tuple(TurnRecord(by, moves) for by, moves in data["history"])
+    return _Kept(Seat(party, state), rules, players, data["game"], history)  # type: ignore[arg-type]
+
+
+def _game_label(message: dict, previous: int) -> int:
+    """The game a file belongs to: that of its moves, else of its deal step, else of the keys it returns."""
+    for section in ("turn", "deal", "secrets"):
+        if isinstance(message.get(section), dict) and isinstance(message[section].get("game"), int):
+            return message[section]["game"]
+    return previous
 
 
 def seat_of(save: SaveFile, identity: Identity) -> int:
@@ -136,37 +169,56 @@ def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
     check = journal.check(save)
     match = match_id_bytes(save)
     if save.signer == me:
-        kept = journal.seat(save.match, save.seq)
-        if kept is None:
+        kept_text = journal.seat(save.match, save.seq)
+        if kept_text is None:
             raise NoRecordError("this is a file you wrote, but this machine has no record of it: open the file your opponent sent instead")
-        return Opened(save, path, me, _restore_seat(kept, identity, match, save.rules), check, mine=True)
+        return Opened(save, path, me, _restore_seat(kept_text, identity, match).seat, check, mine=True)
     message = save.protocol.get("message")
     if not isinstance(message, dict):
         raise TableMismatchError("the file has no protocol message to take in")
     if save.seq == 1:
-        seat = Seat(Party(me, match, save.rules))
+        kept = _Kept(Seat(Party(me, match, save.rules)), save.rules, save.players, 1, ())
     else:
-        kept = journal.seat(save.match, save.seq - 1)
-        if kept is None:
+        kept_text = journal.seat(save.match, save.seq - 1)
+        if kept_text is None:
             raise NoRecordError(
                 f"this machine has no record of your side of match {save.match[:8]} before this file; "
                 "continue on the machine (spite home) where you wrote your last file, or copy that spite home here"
             )
-        seat = _restore_seat(kept, identity, match, save.rules)
+        kept = _restore_seat(kept_text, identity, match)
+    _check_labels_before(save, kept, me)
+    seat = kept.seat
     moves = seat.receive(json.loads(json.dumps(message)))
-    _check_history(save, moves, seat)
+    _check_labels_after(save, kept, message, moves)
     _check_table(save, seat, moves)
     return Opened(save, path, me, seat, check, moves)
 
 
-def _check_history(save: SaveFile, moves: list[Move], seat: Seat) -> None:
+def _check_labels_before(save: SaveFile, kept: _Kept, me: int) -> None:
+    """Rules and players are those of the match as this player last wrote them (seat 1 is filled in once, on joining)."""
+    if save.rules != kept.rules:
+        raise TableMismatchError("the file changes the rules of the match (pay-off size, target score or another number)")
+    for seat in (0, 1):
+        if save.players[seat] != kept.players[seat] and not (seat == 1 and kept.players[1].key == "" and save.seq == 2):
+            raise TableMismatchError(f"the file changes the name or key of seat {seat} ({kept.players[seat].name})")
+
+
+def _check_labels_after(save: SaveFile, kept: _Kept, message: dict, moves: list[Move]) -> None:
+    """Game, turn, history and score in the file are those its protocol message leads to."""
+    game = _game_label(message, kept.game)
+    if save.game != game:
+        raise TableMismatchError(f"the file says game {save.game}, its protocol message belongs to game {game}")
+    history = list(kept.history) if kept.game == game else []
     if moves:
-        last = save.history[-1] if save.history else None
-        if last is None or last.by != save.signer or last.moves != " ".join(map(str, moves)):
-            raise TableMismatchError("the move list in the file does not match the moves its protocol message plays")
-    if tuple(save.score) != seat.party.record.scores:
+        history.append(TurnRecord(save.signer, " ".join(map(str, moves))))
+    if tuple(save.history) != tuple(history):
+        raise TableMismatchError("the move list in the file is not this game's moves so far: an earlier turn was changed, or this one")
+    if save.turn != len(history):
+        raise TableMismatchError(f"the file says turn {save.turn}; this game has had {len(history)} turns")
+    if tuple(save.score) != kept.seat.party.record.scores:
         raise TableMismatchError(
-            f"the file says the score is {save.score[0]}-{save.score[1]}, the games played give {seat.party.record.scores}"
+            f"the file says the score is {save.score[0]}-{save.score[1]}, the games played give "
+            f"{kept.seat.party.record.scores[0]}-{kept.seat.party.record.scores[1]}"
         )
 
 
@@ -185,8 +237,7 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     seat, save, me = opened.seat, opened.save, opened.me
     played = list(seat.moves)
     message = seat.send()
-    g = seat.party.game
-    game = g.number if g is not None else 1
+    game = _game_label(message, save.game)
     history = list(save.history) if save.game == game else []
     if played:
         history.append(TurnRecord(me, " ".join(map(str, played))))
@@ -220,7 +271,7 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     journal.record(save, opened.path)
     saves.write_atomic(path, data)
     journal.record(signed, path)
-    journal.keep_seat(signed.match, signed.seq, _seat_data(seat, identity, match))
+    journal.keep_seat(signed.match, signed.seq, _seat_data(seat, identity, signed))
     return signed, path
 
 
@@ -257,7 +308,7 @@ def new_match(
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
     saves.write_atomic(path, data)
     journal.record(signed, path)
-    journal.keep_seat(signed.match, signed.seq, _seat_data(seat, identity, match))
+    journal.keep_seat(signed.match, signed.seq, _seat_data(seat, identity, signed))
     return signed, path
 
 
