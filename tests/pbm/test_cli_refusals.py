@@ -131,14 +131,6 @@ def test_two_different_answers_to_one_file_the_second_is_a_fork(table: Table) ->
     refused_by_play_and_verify(table.alice, second, "sent two different versions", "Bob")
 
 
-def test_a_fork_is_refused_even_before_the_first_answer_was_played(table: Table) -> None:
-    bob_elsewhere = table.copy_of(table.bob, "bob-2")
-    first, second = _answer(table.bob, table.latest), _answer(bob_elsewhere, table.latest)
-    table.alice.ok("verify", first)
-    table.alice.ok("show", first)  # seeing a file records it: the second version is now a fork
-    refused_by_play_and_verify(table.alice, second, "two different versions")
-
-
 # --- who may play a file ---
 
 
