@@ -62,15 +62,24 @@ class ExpertBot:
         self._old_pools = 0
 
     def choose(self, view: PlayerView) -> Move:
-        if view.turn != self._turn:
-            self._turn = view.turn
-            self._old_pools = len(view.shuffling_in) // view.ruleset.complete_at
+        self._note_turn(view)
         key = (view.turn, view.payoff_count, len(view.hand))
         if not (self._plan and key == self._expect and _legal(view, self._plan[0])):
             self._plan = self._make_plan(view)
         move = self._plan.pop(0)
         self._expect = (view.turn, view.payoff_count - (move.source == PAYOFF), len(view.hand) - (move.source == HAND))
         return move
+
+    def plan(self, view: PlayerView) -> list[Move]:
+        """The moves the bot would play from `view`: up to its pay-off card's play if one is reachable, else the whole turn."""
+        self._note_turn(view)
+        return self._make_plan(view)
+
+    def _note_turn(self, view: PlayerView) -> None:
+        if view.turn != self._turn:
+            self._turn = view.turn
+            # stacks completed before this turn are the ones merged into the stock at its end (R12)
+            self._old_pools = len(view.shuffling_in) // view.ruleset.complete_at
 
     def _make_plan(self, view: PlayerView) -> list[Move]:
         """The moves of the best line: up to a pay-off play if one is reachable, else to the end of the turn."""

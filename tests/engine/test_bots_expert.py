@@ -73,6 +73,7 @@ def test_a_king_is_spent_between_cards_to_free_the_payoff_card() -> None:
     view = state(me, center=(run(1, 4), (), ())).view(0)
     moves = _one_turn(ExpertBot(seed=0, level="normal"), state(me, center=(run(1, 4), (), ())))
     assert moves[:3] == ["5-c1", "K-c1", "p-c1"]
+    assert [str(move) for move in ExpertBot(seed=0).plan(view)] == ["5-c1", "K-c1", "p-c1"]
     assert view.payoff_top == card("7h")
 
 
