@@ -106,14 +106,13 @@ def speed(rounds: int, think: float | None, spite: list[str]) -> dict[str, list[
 
 
 def breakdown(rounds: int, spite: list[str]) -> dict[str, float]:
-    """Where the wall time of `spite show` goes: interpreter, imports, typer's runtime imports, the command itself (medians, s)."""
+    """Where the wall time of `spite show` goes: interpreter, imports, the command itself (medians, s)."""
     python = [sys.executable, "-c"]
     kinds: dict[str, Callable[[], float]] = {
         "python -c pass": lambda: timed([*python, "pass"])[0],
         "import baseline": lambda: timed(BASELINE)[0],
         "import the libraries' modules spite uses": lambda: timed([*python, USED_MODULES])[0],
         "import pbm.cli": lambda: timed([*python, "import pbm.cli"])[0],
-        "import pbm.cli, typer._adapters": lambda: timed([*python, "import pbm.cli, typer._adapters"])[0],
         "spite show": on_copy(spite, ["show"]),
     }
     medians = {k: statistics.median(v) for k, v in rounds_of(kinds, rounds).items()}

@@ -288,7 +288,7 @@ def show(
     _, _, journal, opened = _open(file)
     with journal:
         if not opened.mine:
-            journal.record(opened.save, file)  # seen: a second, different version of it is a fork from now on
+            journal.record(opened.save, file, durable=False)  # seen: a second, different version of it is a fork from now on
     if as_json:
         out.print_json(data=_summary(opened))
         return

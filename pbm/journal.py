@@ -237,12 +237,14 @@ class Journal:
 
     # --- changes ---
 
-    def record(self, save: SaveFile, path: Path | str | None = None) -> Check:
+    def record(self, save: SaveFile, path: Path | str | None = None, durable: bool = True) -> Check:
         """Check `save` (as :meth:`check`, same errors) and remember it, pinning the keys of a new match.
 
-        Recording the latest save again only updates where its file lies.
+        Recording the latest save again only updates where its file lies. `durable=False` skips
+        the disk sync, for a save merely looked at: losing that record in a crash loses nothing.
         """
         result = self.check(save)
+        self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'OFF'}")
         where = str(Path(path).resolve()) if path is not None else ""
         now = datetime.now(UTC).isoformat(timespec="seconds")
         with self._db:
