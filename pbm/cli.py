@@ -128,8 +128,8 @@ def new(
     with Journal.open(home) as journal:
         save, path = new_match(identity, journal, rules, opponent, opponent_key, out=output)
     out.print(f"Match {save.match[:8]} started: {identity.name} against {opponent}, first to {rules.target_score}.")
-    out.print(f"Wrote {path}")
-    out.print(f"Send this file to {opponent}. They run: spite play {path.name}")
+    out.print(f"Wrote {path}", soft_wrap=True)
+    out.print(f"Send this file to {opponent}. They run: spite play {path.name}", soft_wrap=True)
     out.print(f"Your fingerprint is {identity.fingerprint}: {opponent} will see it and may check it with you.")
 
 
@@ -208,7 +208,7 @@ def play(
     line = _result_line(opened)
     if line:
         out.print(line)
-    out.print(f"Wrote {path}\nSend it to {other}.")
+    out.print(f"Wrote {path}\nSend it to {other}.", soft_wrap=True)
 
 
 def _has_more_to_send(opened: Opened) -> bool:
@@ -421,7 +421,7 @@ def practice(
                 "'spite practice --resume' goes on later."
             )
         else:
-            out.print(f"Resuming {path}")
+            out.print(f"Resuming {path}", soft_wrap=True)
         while True:
             human_turn = _signer_key(path) != identity.public_text
             who, book = (identity, journal) if human_turn else (computer, bot_journal)
