@@ -241,8 +241,7 @@ def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | Non
 
 def _print_hint(opened: Opened, think: float | None) -> None:
     bot = _make_bot("expert", seed=0, think=think)
-    planner = getattr(bot, "plan", None) or getattr(bot, "_make_plan")  # noqa: B009 -- the expert's whole-turn plan
-    plan = planner(opened.view)
+    plan = bot.plan(opened.view)
     out.print(f"Hint: {' '.join(map(str, plan))}")
 
 
