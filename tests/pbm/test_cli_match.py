@@ -189,9 +189,10 @@ def test_no_output_of_a_player_ever_shows_the_other_players_hand(short_match: Pl
 
 
 def _one_table(step: Step) -> bool:
-    """Whether both players' views of the file are of the same deal (not so for the file that deals the next game, see below)."""
+    """Whether both players' views of the file are of the same deal: not so, for now, in the files that deal the next game."""
     a, b = step.views["Alice"], step.views["Bob"]
-    return "hand" in a and "hand" in b and (a["game_over"], a["stock"]) == (b["game_over"], b["stock"])
+    dealing_next = a["game"] > 1 and a["turn"] == 0
+    return "hand" in a and "hand" in b and not dealing_next and (a["game_over"], a["stock"]) == (b["game_over"], b["stock"])
 
 
 def test_show_json_gives_only_the_opponents_counts(short_match: Played) -> None:
@@ -214,11 +215,22 @@ def test_show_json_gives_only_the_opponents_counts(short_match: Played) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="pbm/match.py write_next labels the file that deals the next game with the writer's old game number, "
-    "so the receiver's show --json says 'game N, game_over false' with the hand of game N+1 (and the two players' "
-    "summaries of that file disagree on game_over and stock)",
+    reason="pbm/cli.py _summary (with pbm/match.py): in a file that deals the next game (gN-t0), a player whose table "
+    "is not dealt yet gets the last game's table labelled with the new game: game N, turn 0, game_over false, yet the "
+    "hand, stock and pay-off piles (one of them empty) of game N-1",
 )
+def test_at_turn_0_of_a_game_both_pay_off_piles_are_full(short_match: Played) -> None:
+    """No card has been played at turn 0, so a summary with a table there shows both pay-off piles whole."""
+    for step in short_match.steps:
+        for name, view in step.views.items():
+            if "hand" in view and view["turn"] == 0:
+                assert (view["payoff"]["count"], view["opponent"]["payoff_count"]) == (short_match.payoff,) * 2, (
+                    f"{name}'s show --json of {step.path.name}: {view}"
+                )
+
+
 def test_a_file_that_deals_the_next_game_is_labelled_with_that_game(short_match: Played) -> None:
+    """A game once shown over is never shown running again: the file dealing the next game carries the next number."""
     for name in ("Alice", "Bob"):
         over: set[int] = set()
         for step in short_match.steps:

@@ -131,6 +131,14 @@ def test_two_different_answers_to_one_file_the_second_is_a_fork(table: Table) ->
     refused_by_play_and_verify(table.alice, second, "sent two different versions", "Bob")
 
 
+def test_a_fork_is_refused_even_before_the_first_answer_was_played(table: Table) -> None:
+    bob_elsewhere = table.copy_of(table.bob, "bob-2")
+    first, second = _answer(table.bob, table.latest), _answer(bob_elsewhere, table.latest)
+    table.alice.ok("verify", first)
+    table.alice.ok("show", first)  # seeing a file records it: a second, different version is now a fork
+    refused_by_play_and_verify(table.alice, second, "two different versions")
+
+
 # --- who may play a file ---
 
 
@@ -146,11 +154,6 @@ def test_playing_your_own_file_says_whose_turn_it_is(table: Table) -> None:
     assert new_file(before, table.folder) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pbm/cli.py play: 'This is your own file: it is X's turn. Send them FILE.' goes to stdout through out.print "
-    "(wrapped at the terminal width), not to stderr as one 'spite: ...' line like every other refusal",
-)
 def test_playing_your_own_file_is_a_one_line_refusal_on_stderr(table: Table) -> None:
     line = refused(table.alice, table.latest)
     assert "Bob's turn" in line
