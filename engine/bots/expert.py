@@ -31,7 +31,7 @@ class Level:
     samples: int
     nodes: int = 4000
     weights: Weights = BASE
-    static: float = 0.25  # how much the static value counts beside the sampled one (in pay-off cards per point)
+    static: float = 0.5  # how much the static value counts beside the sampled one (in pay-off cards per point)
     fear: float = 2.0  # an opponent's pay-off card in a rollout counts this many of ours
 
 
