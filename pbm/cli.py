@@ -292,7 +292,10 @@ def show(
         out.print_json(data=_summary(opened))
         return
     _announce_keys(opened)
-    _board(opened)
+    if opened.game == opened.save.game:
+        _board(opened)
+    else:
+        out.print(f"Game {opened.save.game} is being dealt: its table shows once the deal is done.")
     line = _result_line(opened)
     if line:
         out.print(line)
@@ -317,7 +320,7 @@ def _summary(opened: Opened) -> dict[str, Any]:
         "you": opened.names[opened.me],
         "target": opened.save.rules.target_score,
     }
-    if view is not None:
+    if view is not None and opened.game == opened.save.game:  # no table yet while this player's next deal is under way
         data["hand"] = [str(c) for c in view.hand]
         data["payoff"] = {"top": str(view.payoff_top) if view.payoff_top else None, "count": view.payoff_count}
         data["opponent"] = {"hand_count": view.opponent.hand_count, "payoff_count": view.opponent.payoff_count}

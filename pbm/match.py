@@ -110,6 +110,7 @@ def _seat_data(seat: Seat, identity: Identity, save: SaveFile) -> str:
         "players": [[p.name, p.key] for p in save.players],
         "game": save.game,
         "history": [[t.by, t.moves] for t in save.history],
+        "blob": save.secrets.get(party.me, ""),
     }
     return json.dumps(data, sort_keys=True)
 
@@ -123,6 +124,7 @@ class _Kept:
     players: tuple[Player, Player]
     game: int
     history: tuple[TurnRecord, ...]
+    blob: str = ""  # this player's sealed secrets as their last file carried them
 
 
 def _restore_seat(text: str, identity: Identity, match: bytes) -> _Kept:
@@ -135,7 +137,7 @@ def _restore_seat(text: str, identity: Identity, match: bytes) -> _Kept:
         state = table_state(data["state"], rules, party.me, hand)
     players = tuple(Player(name, key) for name, key in data["players"])
     history = tuple(TurnRecord(by, moves) for by, moves in data["history"])
-    return _Kept(Seat(party, state), rules, players, data["game"], history)  # type: ignore[arg-type]
+    return _Kept(Seat(party, state), rules, players, data["game"], history, data["blob"])  # type: ignore[arg-type]
 
 
 def _game_label(message: dict, previous: int) -> int:
@@ -196,6 +198,8 @@ def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
 
 def _check_labels_before(save: SaveFile, kept: _Kept, me: int) -> None:
     """Rules and players are those of the match as this player last wrote them (seat 1 is filled in once, on joining)."""
+    if kept.blob and save.secrets.get(me) != kept.blob:
+        raise TableMismatchError("the file does not carry back your sealed secrets as your last file had them")
     if save.rules != kept.rules:
         raise TableMismatchError("the file changes the rules of the match (pay-off size, target score or another number)")
     for seat in (0, 1):

@@ -213,12 +213,6 @@ def test_show_json_gives_only_the_opponents_counts(short_match: Played) -> None:
     assert compared >= 2 * (len(short_match.steps) - 2 - 2 * games)  # all but the deal files of each game
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pbm/cli.py _summary (with pbm/match.py): in a file that deals the next game (gN-t0), a player whose table "
-    "is not dealt yet gets the last game's table labelled with the new game: game N, turn 0, game_over false, yet the "
-    "hand, stock and pay-off piles (one of them empty) of game N-1",
-)
 def test_at_turn_0_of_a_game_both_pay_off_piles_are_full(short_match: Played) -> None:
     """No card has been played at turn 0, so a summary with a table there shows both pay-off piles whole."""
     for step in short_match.steps:
@@ -248,6 +242,8 @@ def test_the_board_shows_the_opponents_hand_as_a_count_only(short_match: Played)
             if run.args[0] != "play" or "Center" not in run.stdout:
                 continue
             me, other = step.views[step.reader.name], step.views[step.writer.name]
+            if "opponent" not in me:
+                continue  # a file that deals the next game: its summary shows no table until the deal is done
             opponent_rows = re.findall(rf"^{step.writer.name} +(.*?)\s*$", run.stdout, re.M)
             assert opponent_rows, run
             n = me["opponent"]["hand_count"]
