@@ -264,3 +264,29 @@ def test_a_resigned_save_that_changes_the_match_outside_the_protocol_is_refused(
     signed = resigned(mid, tomli_w.dumps(edited).encode())
     assert signed is not None
     offer(mid, f"{place} changed and signed again by Alice", signed, Counter())
+
+
+def test_an_older_sealed_blob_of_the_receiver_swapped_in_is_refused(tmp_path: Path) -> None:
+    """Alice carries Bob's sealed secrets back to him; she may not swap in an older blob of his, even re-signing."""
+    with scratch(tmp_path) as root:
+        alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
+        folder = root / "mail"
+        folder.mkdir()
+        path = folder / "invitation.toml"
+        alice.ok("new", "--payoff", "5", "--target", "10", "-o", path)
+        written = []
+        for player in (bob, alice, bob, alice):
+            path = _answer(player, path)
+            written.append(path)
+        doc = tomllib.loads(path.read_text())
+        older = tomllib.loads(written[0].read_text())["secrets"]["1"]  # Bob's blob from his first answer
+        assert older != doc["secrets"]["1"]
+        doc["secrets"]["1"] = older
+        edited = folder / "swapped.toml"
+        edited.write_bytes(
+            saves.to_toml(saves.sign(dataclasses.replace(saves.parse(tomli_w.dumps(doc).encode()), signature=""), alice.identity))
+        )
+        for command in ("verify", "play"):
+            line = assert_refused(bob.spite(command, edited))
+            assert "sealed secrets" in line
+        bob.ok("verify", path)  # the real file still goes through
