@@ -13,10 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import typer
-from click import Command
-from click.testing import CliRunner
 from rich.console import Console
+from typer.testing import CliRunner
 
 import pbm.cli
 from pbm.identity import Identity, load_or_create
@@ -25,15 +23,6 @@ WIDTH = 100
 ENV = {"COLUMNS": str(WIDTH), "NO_COLOR": "1", "SPITE_PASSPHRASE": None}
 THINK = "0.02"  # seconds the expert bot may think per plan: the tests check the files, not the play
 _runner = CliRunner()
-_command: Command | None = None
-
-
-def _spite_command() -> Command:
-    """The click command behind `spite`, built once: typer.testing.CliRunner.invoke(app) rebuilds it on every call (~20 ms)."""
-    global _command
-    if _command is None:
-        _command = typer.main.get_command(pbm.cli.app)
-    return _command
 
 
 @dataclass(frozen=True)
@@ -77,7 +66,7 @@ class Player:
         """Run `spite ARGS` in-process as this player; fails the test on any exception other than the CLI's own exit."""
         argv = tuple(str(a) for a in args)
         with _plain_consoles():
-            result = _runner.invoke(_spite_command(), list(argv), input=input, env={**ENV, "SPITE_HOME": str(self.home)})
+            result = _runner.invoke(pbm.cli.app, list(argv), input=input, env={**ENV, "SPITE_HOME": str(self.home)})
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise AssertionError(f"spite {' '.join(argv)} raised {result.exception!r}") from result.exception
         run = Run(argv, result.exit_code, result.stdout, result.stderr)
