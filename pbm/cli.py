@@ -16,11 +16,11 @@ from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
 from pbm import render
-from pbm.errors import SpiteError
+from pbm.errors import NotYourTurnError, SpiteError
 from pbm.home import spite_home
 from pbm.identity import Identity, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal
-from pbm.match import DEFAULT_OPPONENT, NotYourTurnError, Opened, new_match, open_save, replace_rules, write_next
+from pbm.match import DEFAULT_OPPONENT, Opened, new_match, open_save, replace_rules, write_next
 
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)

@@ -109,3 +109,15 @@ class SecretsError(SpiteError):
 
 class TableMismatchError(SpiteError):
     """A save whose stated table, moves or score are not what its protocol message leads to."""
+
+
+class NotAPlayerError(SpiteError):
+    """The file belongs to a match between two other players."""
+
+
+class NotYourTurnError(SpiteError):
+    """The file is not one this player should answer now."""
+
+
+class NoRecordError(SpiteError):
+    """This machine's journal has no record of this player's side of the match."""

@@ -18,7 +18,7 @@ from engine.rules import Ruleset
 from engine.state import GameState, PlayerView
 from pbm import saves
 from pbm.dealing import Party
-from pbm.errors import SpiteError, TableMismatchError
+from pbm.errors import NoRecordError, NotAPlayerError, SpiteError, TableMismatchError
 from pbm.identity import Identity
 from pbm.journal import Check, Journal
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -27,18 +27,6 @@ from pbm.secrets import seal, unseal
 from pbm.table import table_data, table_state
 
 DEFAULT_OPPONENT = "Opponent"
-
-
-class NotAPlayerError(SpiteError):
-    """The file belongs to a match between two other players."""
-
-
-class NotYourTurnError(SpiteError):
-    """The file is not one this player should answer now."""
-
-
-class NoRecordError(SpiteError):
-    """This machine's journal has no record of this player's side of the match."""
 
 
 @dataclass
@@ -95,6 +83,7 @@ class Opened:
 
 
 def match_id_bytes(save: SaveFile) -> bytes:
+    """The match id of `save` as the 16 bytes the protocol binds its proofs to."""
     return bytes.fromhex(save.match)
 
 
