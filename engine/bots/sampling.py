@@ -48,8 +48,6 @@ def determinize(view: PlayerView, unseen: Sequence[Card], rng: random.Random, ol
     """
     cards = list(unseen)
     rng.shuffle(cards)
-    them = view.opponent
-    hand_n = them.hand_count
     me, opp = view.player, 1 - view.player
     them = view.opponent
     hand_n = them.hand_count
