@@ -184,3 +184,12 @@ def play_match(first: Player, second: Player, invitation: Path, max_files: int =
             return steps
         writer, reader, path = reader, writer, written
     raise AssertionError(f"the match did not end within {max_files} files")
+
+
+def answer(player: Player, path: Path) -> Path:
+    """`player` answers the file at `path` with `spite play --auto`; returns the one new file written beside it."""
+    before = files(path.parent)
+    player.ok("play", path, "--auto", "--think", THINK)
+    written = new_file(before, path.parent)
+    assert written is not None
+    return written

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from cli_helpers import ENV, THINK, Player, assert_refused, files, make_player, new_file, scratch
+from cli_helpers import ENV, Player, answer, assert_refused, files, make_player, new_file, scratch
 
 from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
@@ -43,14 +43,6 @@ class Table:
         return Player(player.name, home)
 
 
-def _answer(player: Player, path: Path) -> Path:
-    before = files(path.parent)
-    player.ok("play", path, "--auto", "--think", THINK)
-    written = new_file(before, path.parent)
-    assert written is not None
-    return written
-
-
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with scratch(tmp_path_factory.mktemp("refusals")) as root:
@@ -61,7 +53,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         alice.ok("new", "--payoff", "5", "--target", "10", "-o", folder / "invitation.toml")
         path = folder / "invitation.toml"
         for player in (bob, alice, bob, alice):  # Bob joins, Alice plays turn 1, Bob turn 2, Alice turn 3
-            path = _answer(player, path)
+            path = answer(player, path)
         yield root
 
 
@@ -109,7 +101,7 @@ def resign(save: saves.SaveFile, by: Player, **changes: Any) -> saves.SaveFile:
 
 
 def test_playing_a_file_again_after_answering_it_is_a_replay(table: Table) -> None:
-    _answer(table.bob, table.latest)
+    answer(table.bob, table.latest)
     refused_by_play_and_verify(table.bob, table.latest, "already played from this file")
 
 
@@ -124,16 +116,16 @@ def test_an_older_file_after_a_newer_one_is_a_rollback(table: Table) -> None:
 
 def test_two_different_answers_to_one_file_the_second_is_a_fork(table: Table) -> None:
     bob_elsewhere = table.copy_of(table.bob, "bob-2")
-    first = _answer(table.bob, table.latest)
-    second = _answer(bob_elsewhere, table.latest)
+    first = answer(table.bob, table.latest)
+    second = answer(bob_elsewhere, table.latest)
     assert first.read_bytes() != second.read_bytes()
-    _answer(table.alice, first)
+    answer(table.alice, first)
     refused_by_play_and_verify(table.alice, second, "sent two different versions", "Bob")
 
 
 def test_a_fork_is_refused_even_before_the_first_answer_was_played(table: Table) -> None:
     bob_elsewhere = table.copy_of(table.bob, "bob-2")
-    first, second = _answer(table.bob, table.latest), _answer(bob_elsewhere, table.latest)
+    first, second = answer(table.bob, table.latest), answer(bob_elsewhere, table.latest)
     table.alice.ok("verify", first)
     table.alice.ok("show", first)  # seeing a file records it: a second, different version is now a fork
     refused_by_play_and_verify(table.alice, second, "two different versions")
@@ -235,7 +227,7 @@ def test_an_illegal_move_is_refused_and_nothing_is_written(table: Table) -> None
     assert absent in line and "nothing was written" in line
     line = refused(table.bob, table.latest, "--moves", "zz-c9")
     assert "zz" in line.lower()
-    _answer(table.bob, table.latest)  # the file is still good to play
+    answer(table.bob, table.latest)  # the file is still good to play
 
 
 def _proof_slots(message: Any) -> Iterator[tuple[Any, Any]]:
@@ -275,7 +267,7 @@ def test_moves_on_a_file_that_only_deals_are_refused(table: Table) -> None:
     table.alice.ok("new", "-o", invitation)
     line = refused(table.bob, invitation, "--moves", "Q-s1")
     assert "asks for no moves" in line and "without --moves" in line
-    _answer(table.bob, invitation)  # and without --moves it is answered
+    answer(table.bob, invitation)  # and without --moves it is answered
 
 
 def test_refusals_leave_the_journal_as_it_was(table: Table) -> None:
@@ -292,8 +284,8 @@ def test_refusals_leave_the_journal_as_it_was(table: Table) -> None:
         (table.folder / name).write_bytes(data)
         refused(table.bob, table.folder / name)
     refused(table.bob, table.latest, "--moves", "zz")
-    answer = _answer(table.bob, table.latest)  # the real file is still Bob's to play, once
-    table.alice.ok("verify", answer)
+    reply = answer(table.bob, table.latest)  # the real file is still Bob's to play, once
+    table.alice.ok("verify", reply)
     refused_by_play_and_verify(table.bob, table.latest, "already played")
 
 

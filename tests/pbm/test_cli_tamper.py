@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from cli_helpers import THINK, Player, assert_refused, files, make_player, new_file, scratch
+from cli_helpers import THINK, Player, answer, assert_refused, files, make_player, new_file, scratch
 
 from engine.moves import InvalidMoveError, parse_turn
 from pbm import saves
@@ -32,14 +32,6 @@ class Mid:
     doc: dict[str, Any]
 
 
-def _answer(player: Player, path: Path) -> Path:
-    before = files(path.parent)
-    player.ok("play", path, "--auto", "--think", THINK)
-    written = new_file(before, path.parent)
-    assert written is not None
-    return written
-
-
 @pytest.fixture(scope="module")
 def mid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mid]:
     with scratch(tmp_path_factory.mktemp("tamper")) as root:
@@ -49,7 +41,7 @@ def mid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mid]:
         path = folder / "invitation.toml"
         alice.ok("new", "--payoff", "5", "--target", "10", "-o", path)
         for player in (bob, alice, bob, alice):
-            path = _answer(player, path)
+            path = answer(player, path)
         data = path.read_bytes()
         path.unlink()  # only edited copies are offered to Bob
         yield Mid(alice, bob, folder, data, tomllib.loads(data.decode()))
@@ -276,7 +268,7 @@ def test_an_older_sealed_blob_of_the_receiver_swapped_in_is_refused(tmp_path: Pa
         alice.ok("new", "--payoff", "5", "--target", "10", "-o", path)
         written = []
         for player in (bob, alice, bob, alice):
-            path = _answer(player, path)
+            path = answer(player, path)
             written.append(path)
         doc = tomllib.loads(path.read_text())
         older = tomllib.loads(written[0].read_text())["secrets"]["1"]  # Bob's blob from his first answer
