@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,22 @@ def test_expert_beats_easy_most_of_the_time() -> None:
 
     result = report(run_arena("expert", "easy", 40))
     assert result["bots"]["expert"]["win_rate"] >= 0.7
+
+
+def test_the_think_cap_bounds_a_plan() -> None:
+    dealer = LocalDealer(21)
+    s = new_game(dealer)
+    bots = (GreedyBot(), GreedyBot())
+    for _ in range(40):
+        s = apply(s, bots[s.to_move].choose(s.view(s.to_move)), dealer)
+    slowest = 0.0
+    bot = ExpertBot(seed=3, think=0.001)
+    for _ in range(20):  # the rest of this turn and the next ones, as the expert
+        view = s.view(s.to_move)
+        start = time.perf_counter()
+        move = bot.choose(view)
+        slowest = max(slowest, time.perf_counter() - start)
+        s = apply(s, move, dealer)
+    assert slowest < 0.5
+    with pytest.raises(ValueError, match="think"):
+        ExpertBot(think=0)
