@@ -91,10 +91,17 @@ def _make_bot(name: str, seed: int = 0, think: float | None = None) -> Any:
 @_handled
 def id_command(
     name: Annotated[str | None, typer.Option("--name", help="Set the name your opponents see.")] = None,
+    passphrase: Annotated[
+        bool, typer.Option("--passphrase", help="Protect your key with a new passphrase (asked twice; empty removes it).")
+    ] = False,
 ) -> None:
     """Show your name, fingerprint and public key (created on first use)."""
     home = spite_home()
     identity = _identity(home, name)
+    if passphrase:
+        new = typer.prompt("New passphrase (empty for none)", default="", hide_input=True, confirmation_prompt=True, show_default=False)
+        identity = rename(identity, identity.name, new or None)
+        out.print("Your key is now protected by that passphrase." if new else "Your key has no passphrase now.")
     out.print(f"name:        {identity.name}")
     out.print(f"fingerprint: {identity.fingerprint}   (read it to your opponent to check their copy of your key)")
     out.print(f"public key:  {identity.public_text}")
