@@ -15,12 +15,12 @@ from rich.console import Console
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
-from pbm import render
+from pbm import render, saves
 from pbm.errors import NotYourTurnError, SpiteError
 from pbm.home import spite_home
 from pbm.identity import Identity, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal
-from pbm.match import DEFAULT_OPPONENT, Opened, new_match, open_save, replace_rules, write_next
+from pbm.match import DEFAULT_OPPONENT, Opened, last_file_between, new_match, open_save, replace_rules, write_next
 
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
@@ -196,7 +196,7 @@ def play(
         if opened.mine:
             other = opened.names[1 - opened.me]
             raise NotYourTurnError(f"this is your own file: it is {other}'s turn; send them {file}")
-        if not _has_more_to_send(opened):
+        if not opened.owes_file:
             _board(opened)
             journal.record(opened.save, file)
             out.print(_result_line(opened) or "")
@@ -216,14 +216,6 @@ def play(
     if line:
         out.print(line)
     out.print(f"Wrote {path}\nSend it to {other}.", soft_wrap=True)
-
-
-def _has_more_to_send(opened: Opened) -> bool:
-    """Whether this player still owes a file: always before the match ends; after it, their keys of the last game."""
-    party = opened.seat.party
-    if not opened.match_over:
-        return True
-    return party.game is not None and party.game.number not in party.sent_secrets
 
 
 def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | None) -> None:
@@ -296,7 +288,7 @@ def show(
         if not opened.mine:
             journal.record(opened.save, file, durable=False)  # seen: a second, different version of it is a fork from now on
     if as_json:
-        out.print_json(data=_summary(opened))
+        out.print_json(data=opened.summary())
         return
     _announce_keys(opened)
     if opened.game == opened.save.game:
@@ -309,30 +301,6 @@ def show(
     elif opened.to_move is not None:
         who = "you" if opened.to_move == opened.me else opened.names[opened.to_move]
         out.print(f"Next file: {who} ({'play this file' if who == 'you' else 'waiting for them'}).")
-
-
-def _summary(opened: Opened) -> dict[str, Any]:
-    state, record = opened.state, opened.record
-    view = opened.view
-    to_move = opened.to_move
-    data: dict[str, Any] = {
-        "match": opened.save.match,
-        "game": opened.save.game,
-        "turn": opened.save.turn,  # turns played in this game; the board shows the one to play next
-        "to_move": None if to_move is None else opened.names[to_move],
-        # a file may carry the next game's deal before this player's table shows it: that game is not over
-        "game_over": state is not None and state.outcome is not None and opened.game == opened.save.game,
-        "match_over": record.is_over,
-        "scores": {opened.names[0]: record.scores[0], opened.names[1]: record.scores[1]},
-        "you": opened.names[opened.me],
-        "target": opened.save.rules.target_score,
-    }
-    if view is not None and opened.game == opened.save.game:  # no table yet while this player's next deal is under way
-        data["hand"] = [str(c) for c in view.hand]
-        data["payoff"] = {"top": str(view.payoff_top) if view.payoff_top else None, "count": view.payoff_count}
-        data["opponent"] = {"hand_count": view.opponent.hand_count, "payoff_count": view.opponent.payoff_count}
-        data["stock"] = view.stock_count
-    return data
 
 
 @app.command()
@@ -419,7 +387,7 @@ def practice(
     computer = load_or_create(bot_home, name="Computer")
     files = ensure_private_dir(bot_home / "saves")
     with Journal.open(home) as journal, Journal.open(bot_home) as bot_journal:
-        path = _last_practice_file(journal, bot_journal, identity, computer) if resume else None
+        path = last_file_between(journal, bot_journal, identity, computer) if resume else None
         if resume and path is None:
             raise SpiteError("there is no unfinished practice match to resume: start one with 'spite practice'")
         if path is None:
@@ -432,10 +400,10 @@ def practice(
         else:
             out.print(f"Resuming {path}", soft_wrap=True)
         while True:
-            human_turn = _signer_key(path) != identity.public_text
+            human_turn = saves.read(path).signer_key.text != identity.public_text
             who, book = (identity, journal) if human_turn else (computer, bot_journal)
             opened = open_save(path, who, book)
-            if not _has_more_to_send(opened) and opened.match_over:
+            if not opened.owes_file and opened.match_over:
                 if human_turn:
                     journal.record(opened.save, path)
                 out.print(_result_line(opened) or "")
@@ -448,23 +416,6 @@ def practice(
                 _bot_turn(opened, level, think)
                 out.print(f"The computer played: {' '.join(map(str, opened.seat.moves))}")
             _, path = write_next(opened, who, book)
-
-
-def _signer_key(path: Path) -> str:
-    from pbm import saves
-
-    save = saves.read(path)
-    return save.players[save.signer].key
-
-
-def _last_practice_file(journal: Journal, bot_journal: Journal, identity: Identity, computer: Identity) -> Path | None:
-    """The newest file of the last unfinished practice match, whichever side wrote it."""
-    for info in journal.matches():
-        if info.seat_of(identity.public_key) is not None and info.seat_of(computer.public_key) is not None and not info.over:
-            theirs = bot_journal.latest(info.match)
-            latest = theirs if theirs is not None and theirs.seq > info.latest.seq else info.latest
-            return Path(latest.path)
-    return None
 
 
 @app.command()

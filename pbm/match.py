@@ -10,6 +10,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.cards import Card
 from engine.game import Match
@@ -80,6 +81,36 @@ class Opened:
     def can_move(self) -> bool:
         """Whether this player has a turn to play now (not merely a deal step to answer)."""
         return not self.mine and self.seat.my_turn
+
+    @property
+    def owes_file(self) -> bool:
+        """Whether this player still owes a file: always before the match ends; after it, their keys of the last game."""
+        party = self.seat.party
+        if not self.match_over:
+            return True
+        return party.game is not None and party.game.number not in party.sent_secrets
+
+    def summary(self) -> dict[str, Any]:
+        """Where the match stands for this player, as plain data (`spite show --json`); nothing hidden from them is in it."""
+        state, record, view, to_move = self.state, self.record, self.view, self.to_move
+        data: dict[str, Any] = {
+            "match": self.save.match,
+            "game": self.save.game,
+            "turn": self.save.turn,  # turns played in this game; the board shows the one to play next
+            "to_move": None if to_move is None else self.names[to_move],
+            # a file may carry the next game's deal before this player's table shows it: that game is not over
+            "game_over": state is not None and state.outcome is not None and self.game == self.save.game,
+            "match_over": record.is_over,
+            "scores": {self.names[0]: record.scores[0], self.names[1]: record.scores[1]},
+            "you": self.names[self.me],
+            "target": self.save.rules.target_score,
+        }
+        if view is not None and self.game == self.save.game:  # no table yet while this player's next deal is under way
+            data["hand"] = [str(c) for c in view.hand]
+            data["payoff"] = {"top": str(view.payoff_top) if view.payoff_top else None, "count": view.payoff_count}
+            data["opponent"] = {"hand_count": view.opponent.hand_count, "payoff_count": view.opponent.payoff_count}
+            data["stock"] = view.stock_count
+        return data
 
 
 def match_id_bytes(save: SaveFile) -> bytes:
@@ -315,3 +346,13 @@ def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Rul
     if not changes:
         return rules
     return dataclasses.replace(rules, name="custom", **changes)  # type: ignore[arg-type]
+
+
+def last_file_between(journal: Journal, other: Journal, me: Identity, them: Identity) -> Path | None:
+    """The newest file of the latest unfinished match between `me` and `them`, whichever of the two journals has it."""
+    for info in journal.matches():
+        if info.seat_of(me.public_key) is not None and info.seat_of(them.public_key) is not None and not info.over:
+            theirs = other.latest(info.match)
+            latest = theirs if theirs is not None and theirs.seq > info.latest.seq else info.latest
+            return Path(latest.path)
+    return None
