@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.arena import seat_names
 from engine.bots import BOT_NAMES, make_bot
 from engine.dealer import LocalDealer
 from engine.game import legal_moves
@@ -29,15 +30,6 @@ class UsageError(ValueError):
 def legal(path: str | Path) -> list[str]:
     """The legal moves of the player to move in the position file at `path`, canonical and sorted."""
     return [str(move) for move in legal_moves(read_position(path))]
-
-
-def bot_labels(names: Sequence[str]) -> list[str]:
-    """One label per bot: its name, with ``#2``, ``#3`` … for later bots of the same name."""
-    labels: list[str] = []
-    for name in names:
-        seen = sum(1 for earlier in names[: len(labels)] if earlier == name)
-        labels.append(name if seen == 0 else f"{name}#{seen + 1}")
-    return labels
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -63,7 +55,7 @@ def selfplay(games: int, seed: int, bots: Sequence[str]) -> dict[str, Any]:
     """
     if games < 1:
         raise UsageError(f"--games: {games}; play at least one game")
-    labels = bot_labels(bots)
+    labels = list(seat_names(bots[0], bots[1]))
     wins = dict.fromkeys(labels, 0)
     ties = turns = 0
     start = time.perf_counter()

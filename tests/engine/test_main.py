@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_position import EXAMPLE, EXAMPLE_MOVES
 
-from engine.__main__ import bot_labels, game_seed, main, selfplay
+from engine.__main__ import game_seed, main, selfplay
 from engine.bots import make_bot
 from engine.dealer import LocalDealer
 from engine.play import play_game
@@ -88,11 +88,6 @@ def test_selfplay_is_seeded_and_alternates_the_starter() -> None:
         played = play_game((make_bot("greedy", 2 * s), make_bot("random", 2 * s + 1)), LocalDealer(s), starter=i % 2)
         turns += played.turns
     assert first["mean_turns"] == round(turns / 4, 1)
-
-
-def test_bot_labels_number_repeated_names() -> None:
-    assert bot_labels(["greedy", "greedy"]) == ["greedy", "greedy#2"]
-    assert bot_labels(["random", "greedy"]) == ["random", "greedy"]
 
 
 @pytest.mark.parametrize(
