@@ -23,9 +23,7 @@ from pbm.home import ensure_private_dir, write_atomic
 
 PUBLIC_PREFIX = "spite1:"
 IDENTITY_FILE = "identity.pem"
-BOTS_DIR = "bots"
 _NAME_LINE = "spite-name: "
-_BOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _MAX_NAME = 64
 
 
@@ -122,13 +120,6 @@ class Identity:
 def player_path(home: Path) -> Path:
     """Where the player's own identity lives: ``<home>/identity.pem``."""
     return Path(home) / IDENTITY_FILE
-
-
-def bot_path(home: Path, name: str) -> Path:
-    """Where the identity of the local extra player `name` lives: ``<home>/bots/<name>.pem``."""
-    if not _BOT_NAME.fullmatch(name):
-        raise IdentityError(f"{name!r} cannot name a local player: use letters, digits, '.', '_' or '-' (at most 64)")
-    return Path(home) / BOTS_DIR / f"{name}.pem"
 
 
 def load_or_create(home: Path, name: str | None = None, passphrase: str | None = None, path: Path | None = None) -> Identity:

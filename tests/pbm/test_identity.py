@@ -10,7 +10,7 @@ import pytest
 
 from pbm import home as spite_home_module
 from pbm.errors import BadSignatureError, IdentityError, PassphraseError, PublicKeyError
-from pbm.identity import PublicKey, bot_path, load, load_or_create, needs_passphrase, player_path, rename
+from pbm.identity import PublicKey, load, load_or_create, needs_passphrase, player_path, rename
 
 
 def mode(path: Path) -> int:
@@ -31,7 +31,7 @@ def test_key_file_has_mode_0600_whatever_the_umask(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
         identity = load_or_create(tmp_path, "Alice")
-        bot = load_or_create(tmp_path, "Bot", path=bot_path(tmp_path, "greedy"))
+        bot = load_or_create(tmp_path, "Bot", path=tmp_path / "bots" / "greedy.pem")
     finally:
         os.umask(old)
     assert mode(identity.path) == 0o600
@@ -47,13 +47,11 @@ def test_spite_home_from_env_is_created_private(tmp_path: Path, monkeypatch: pyt
     assert mode(home) == 0o700
 
 
-def test_bots_live_apart_and_differ_from_the_player(tmp_path: Path) -> None:
+def test_another_local_player_lives_apart_and_differs_from_the_player(tmp_path: Path) -> None:
     me = load_or_create(tmp_path, "Alice")
-    bot = load_or_create(tmp_path, "Expert", path=bot_path(tmp_path, "expert"))
-    assert bot.path == tmp_path / "bots" / "expert.pem"
-    assert bot.public_text != me.public_text
-    with pytest.raises(IdentityError):
-        bot_path(tmp_path, "../escape")
+    computer = load_or_create(tmp_path / "practice", "Computer")  # spite practice keeps the computer's key this way
+    assert computer.path == tmp_path / "practice" / "identity.pem"
+    assert computer.public_text != me.public_text
 
 
 def test_passphrase_protects_the_key(tmp_path: Path) -> None:
@@ -120,7 +118,7 @@ def test_non_canonical_public_text_is_refused() -> None:
 
 def test_sign_and_verify(tmp_path: Path) -> None:
     me = load_or_create(tmp_path, "Alice")
-    other = load_or_create(tmp_path, "Bob", path=bot_path(tmp_path, "bob"))
+    other = load_or_create(tmp_path, "Bob", path=tmp_path / "bob.pem")
     signature = me.sign(b"turn 14")
     assert len(signature) == 64
     me.verify(signature, b"turn 14")

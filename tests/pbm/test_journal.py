@@ -10,21 +10,11 @@ import pytest
 from engine.rules import Ruleset
 from pbm import saves
 from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, UnknownKeyError
-from pbm.identity import Identity, bot_path, load_or_create
+from pbm.identity import Identity
 from pbm.journal import Journal, Status
 from pbm.saves import Player, SaveFile
 
 MATCH = "feedfacecafebeef0011223344556677"
-
-
-@pytest.fixture(scope="module")
-def people(tmp_path_factory: pytest.TempPathFactory) -> tuple[Identity, Identity, Identity]:
-    home = tmp_path_factory.mktemp("keys")
-    return (
-        load_or_create(home, "Alice"),
-        load_or_create(home, "Bob", path=bot_path(home, "bob")),
-        load_or_create(home, "Mallory", path=bot_path(home, "mallory")),
-    )
 
 
 @pytest.fixture()

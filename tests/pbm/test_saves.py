@@ -14,18 +14,8 @@ from engine.rules import G4A, Ruleset
 from pbm import saves
 from pbm.canonical import canonical
 from pbm.errors import BadSignatureError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
-from pbm.identity import Identity, bot_path, load_or_create
+from pbm.identity import Identity
 from pbm.saves import Player, SaveFile, TurnRecord
-
-
-@pytest.fixture(scope="module")
-def people(tmp_path_factory: pytest.TempPathFactory) -> tuple[Identity, Identity, Identity]:
-    home = tmp_path_factory.mktemp("home")
-    return (
-        load_or_create(home, "Alice"),
-        load_or_create(home, "Bob", path=bot_path(home, "bob")),
-        load_or_create(home, "Mallory", path=bot_path(home, "mallory")),
-    )
 
 
 def make(alice: Identity, bob: Identity, **changes: object) -> SaveFile:
