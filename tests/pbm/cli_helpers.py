@@ -193,3 +193,13 @@ def answer(player: Player, path: Path) -> Path:
     written = new_file(before, path.parent)
     assert written is not None
     return written
+
+
+def invite(root: Path, payoff: int = 5, target: int = 10) -> tuple[Player, Player, Path]:
+    """Alice and Bob with homes under `root`; Alice's invitation written to `root`/mail/invitation.toml, returned."""
+    alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
+    folder = root / "mail"
+    folder.mkdir()
+    invitation = folder / "invitation.toml"
+    alice.ok("new", "--payoff", str(payoff), "--target", str(target), "-o", invitation)
+    return alice, bob, invitation

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cli_helpers import Player, Step, assert_refused, files, make_player, new_file, play_match, scratch
+from cli_helpers import Player, Step, assert_refused, files, invite, make_player, new_file, play_match, scratch
 
 from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
@@ -39,12 +39,9 @@ class Played:
 
 
 def _play(root: Path, payoff: int, target: int) -> Played:
-    alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
-    folder = root / "mail"
-    folder.mkdir()
-    alice.ok("new", "--payoff", str(payoff), "--target", str(target), "-o", folder / "invitation.toml")
-    steps = play_match(alice, bob, folder / "invitation.toml")
-    return Played(alice, bob, folder, steps, payoff, target)
+    alice, bob, invitation = invite(root, payoff, target)
+    steps = play_match(alice, bob, invitation)
+    return Played(alice, bob, invitation.parent, steps, payoff, target)
 
 
 @pytest.fixture(
@@ -266,11 +263,8 @@ def test_the_board_shows_the_opponents_hand_as_a_count_only(short_match: Played)
 def first_turn(tmp_path: Path) -> Iterator[tuple[Player, Player, Path]]:
     """Alice to play her first turn: Bob has joined and answered the deal."""
     with scratch(tmp_path) as root:
-        alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
-        folder = root / "mail"
-        folder.mkdir()
-        invitation = folder / "invitation.toml"
-        alice.ok("new", "--payoff", "5", "--target", "10", "-o", invitation)
+        alice, bob, invitation = invite(root)
+        folder = invitation.parent
         bob.ok("play", invitation)
         dealt = next(p for p in folder.iterdir() if p != invitation)
         yield alice, bob, dealt

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from cli_helpers import THINK, Player, answer, assert_refused, files, make_player, new_file, scratch
+from cli_helpers import THINK, Player, answer, assert_refused, files, invite, new_file, scratch
 
 from engine.moves import InvalidMoveError, parse_turn
 from pbm import saves
@@ -35,11 +35,8 @@ class Mid:
 @pytest.fixture(scope="module")
 def mid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mid]:
     with scratch(tmp_path_factory.mktemp("tamper")) as root:
-        alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
-        folder = root / "mail"
-        folder.mkdir()
-        path = folder / "invitation.toml"
-        alice.ok("new", "--payoff", "5", "--target", "10", "-o", path)
+        alice, bob, path = invite(root)
+        folder = path.parent
         for player in (bob, alice, bob, alice):
             path = answer(player, path)
         data = path.read_bytes()
@@ -261,11 +258,8 @@ def test_a_resigned_save_that_changes_the_match_outside_the_protocol_is_refused(
 def test_an_older_sealed_blob_of_the_receiver_swapped_in_is_refused(tmp_path: Path) -> None:
     """Alice carries Bob's sealed secrets back to him; she may not swap in an older blob of his, even re-signing."""
     with scratch(tmp_path) as root:
-        alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
-        folder = root / "mail"
-        folder.mkdir()
-        path = folder / "invitation.toml"
-        alice.ok("new", "--payoff", "5", "--target", "10", "-o", path)
+        alice, bob, path = invite(root)
+        folder = path.parent
         written = []
         for player in (bob, alice, bob, alice):
             path = answer(player, path)
