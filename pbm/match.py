@@ -223,8 +223,12 @@ def _check_labels_before(save: SaveFile, kept: _Kept, me: int) -> None:
     if save.rules != kept.rules:
         raise TableMismatchError("the file changes the rules of the match (pay-off size, target score or another number)")
     for seat in (0, 1):
-        if save.players[seat] != kept.players[seat] and not (seat == 1 and kept.players[1].key == "" and save.seq == 2):
-            raise TableMismatchError(f"the file changes the name or key of seat {seat} ({kept.players[seat].name})")
+        was, now = kept.players[seat], save.players[seat]
+        joining = seat == 1 and save.seq == 2  # the answer to the invitation fills in what the inviter left open
+        if now.key != was.key and not (joining and was.key == ""):
+            raise TableMismatchError(f"the file changes the key of seat {seat} ({was.name})")
+        if now.name != was.name and not (joining and was.name == DEFAULT_OPPONENT):
+            raise TableMismatchError(f"the file changes the name of seat {seat} ({was.name})")
 
 
 def _check_labels_after(save: SaveFile, kept: _Kept, message: dict, moves: list[Move]) -> None:
