@@ -57,15 +57,3 @@ def test_hint_suggests_a_legal_start_of_the_players_own_turn(tmp_path: Path) -> 
     hint = next(line for line in run.stdout.splitlines() if line.startswith("Hint: "))
     first = hint.removeprefix("Hint: ").split()[0]
     assert first in legal
-
-
-def test_an_invitation_to_a_key_without_a_name_takes_the_joiners_own_name(tmp_path: Path) -> None:
-    alice, bob, mail = tmp_path / "alice", tmp_path / "bob", tmp_path / "mail"
-    mail.mkdir()
-    assert spite(bob, "id", "--name", "Bob").exit_code == 0
-    key = load_or_create(bob).public_text
-    assert spite(alice, "new", "--name", "Alice", "--opponent-key", key, "-o", mail / "invitation.toml").exit_code == 0
-    assert spite(bob, "play", mail / "invitation.toml", "-o", mail / "dealt.toml").exit_code == 0
-    run = spite(alice, "show", "--json", mail / "dealt.toml")
-    assert run.exit_code == 0, run.output
-    assert set(json.loads(run.stdout)["scores"]) == {"Alice", "Bob"}

@@ -1,13 +1,15 @@
-"""`spite id`: the identity made on first use, its name, and protecting it with a passphrase."""
+"""`spite id`: the identity made on first use, its name (as an invitation carries it), and protecting it with a passphrase."""
 
 from __future__ import annotations
 
+import json
 import stat
 from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
 from pbm.cli import app
+from pbm.identity import load_or_create
 
 runner = CliRunner()
 
@@ -44,3 +46,15 @@ def test_a_passphrase_protects_the_key_and_a_wrong_one_is_refused_in_one_line(tm
     cleared = spite(tmp_path, "id", "--passphrase", input="\n\n", passphrase="open sesame")
     assert cleared.exit_code == 0 and "no passphrase" in cleared.stdout
     assert spite(tmp_path, "id").stdout == plain
+
+
+def test_an_invitation_to_a_key_without_a_name_takes_the_joiners_own_name(tmp_path: Path) -> None:
+    alice, bob, mail = tmp_path / "alice", tmp_path / "bob", tmp_path / "mail"
+    mail.mkdir()
+    assert spite(bob, "id", "--name", "Bob").exit_code == 0
+    key = load_or_create(bob).public_text
+    assert spite(alice, "new", "--name", "Alice", "--opponent-key", key, "-o", mail / "invitation.toml").exit_code == 0
+    assert spite(bob, "play", mail / "invitation.toml", "-o", mail / "dealt.toml").exit_code == 0
+    run = spite(alice, "show", "--json", mail / "dealt.toml")
+    assert run.exit_code == 0, run.output
+    assert set(json.loads(run.stdout)["scores"]) == {"Alice", "Bob"}
