@@ -14,9 +14,9 @@ from pbm.identity import load_or_create
 runner = CliRunner()
 
 
-def spite(home: Path, *args: str, input: str | None = None, passphrase: str | None = None) -> Result:
+def spite(home: Path, *args: str | Path, input: str | None = None, passphrase: str | None = None) -> Result:
     env = {"SPITE_HOME": str(home), "NO_COLOR": "1", "COLUMNS": "100", "SPITE_PASSPHRASE": passphrase}
-    return runner.invoke(app, list(args), input=input, env=env)
+    return runner.invoke(app, [str(a) for a in args], input=input, env=env)
 
 
 def test_id_creates_a_private_key_on_first_use_and_shows_the_same_key_after(tmp_path: Path) -> None:
