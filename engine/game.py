@@ -179,7 +179,7 @@ def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
     center = state.center[:t] + (stack,) + state.center[t + 1 :]
     players = _replace_player(state.players, p, PlayerState(hand, payoff_top, payoff_count, side_t, unseen))
     outcome = None
-    if payoff_count == 0:
+    if src == PAYOFF and payoff_count == 0:  # the last pay-off card wins; no other move empties the pile
         outcome = Outcome(Reason.PAYOFF_EMPTY, p, state.players[1 - p].payoff_count)
     return GameState(ruleset, players, center, state.stock_count, pools, p, state.turn, state.starter, outcome)
 
