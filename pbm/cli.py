@@ -149,6 +149,11 @@ def _open(path: Path) -> tuple[Path, Identity, Journal, Opened]:
     except BaseException:
         journal.close()
         raise
+    if opened.resumed:
+        err.print(
+            f"Warning: this machine has no record of your side of match {opened.save.match[:8]}; going on from what the file "
+            "carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust."
+        )
     return home, identity, journal, opened
 
 

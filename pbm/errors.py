@@ -121,3 +121,7 @@ class NotYourTurnError(SpiteError):
 
 class NoRecordError(SpiteError):
     """This machine's journal has no record of this player's side of the match."""
+
+
+class CarryError(SpiteError):
+    """The sides of the match carried in a file are missing, damaged, or not the ones their owner sealed."""

@@ -1,7 +1,8 @@
 """A match as one player's client runs it: open a save, check everything, play, write the next save.
 
-The save carries the protocol message, the public table and each player's sealed secrets;
-this player's own protocol state between files is kept in their journal (docs/save-format.md).
+The save carries the protocol message, the public table, and each player's side of the match
+(public part in `protocol.carry`, secrets sealed in `secrets`, pbm/carry.py). The journal keeps
+this player's own side too; without it, the player goes on from the file (docs/save-format.md).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from engine.game import Match
 from engine.moves import Move
 from engine.rules import Ruleset
 from engine.state import GameState, PlayerView
-from pbm import saves
+from pbm import carry, saves
+from pbm.carry import Side, Sides, side_digest
 from pbm.dealing import Party
-from pbm.errors import NoRecordError, NotAPlayerError, SpiteError, TableMismatchError
+from pbm.errors import CarryError, NoRecordError, NotAPlayerError, ProtocolError, SpiteError, TableMismatchError
 from pbm.identity import Identity
 from pbm.journal import Check, Journal
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -41,6 +43,8 @@ class Opened:
     check: Check
     their_moves: list[Move] = field(default_factory=list)
     mine: bool = False  # the file is this player's own last save
+    sides: Sides = (None, None)  # both players' public sides as the file carries them
+    resumed: bool = False  # this player's side came from the file: the journal had no record of it
 
     @property
     def names(self) -> tuple[str, str]:
@@ -118,28 +122,35 @@ def match_id_bytes(save: SaveFile) -> bytes:
     return bytes.fromhex(save.match)
 
 
-def _seat_data(seat: Seat, identity: Identity, save: SaveFile) -> str:
-    """This player's side of the match after writing `save`: protocol state, sealed keys, table, hand and the file's labels."""
-    party = seat.party
-    data = {
-        "party": party.export_public(),
-        "secrets": seal(party.export_secrets(), identity.private_bytes(), match_id_bytes(save)),
+def _side(seat: Seat, save: SaveFile) -> Side:
+    """The public part of this player's side after writing `save`: protocol state, table, and the labels of `save`."""
+    return {
+        "party": seat.party.export_public(),
         "state": None if seat.state is None else table_data(seat.state),
-        "hand": [] if seat.state is None else [card.index for card in seat.state.players[party.me].hand],
         "rules": dataclasses.asdict(save.rules),
         "players": [[p.name, p.key] for p in save.players],
         "game": save.game,
         "history": [[t.by, t.moves] for t in save.history],
-        "blob": save.secrets.get(party.me, ""),
     }
-    return json.dumps(data, sort_keys=True)
+
+
+def _sealed(seat: Seat, side: Side, identity: Identity, save: SaveFile) -> str:
+    """This player's secrets after writing `save` (keys and hand), bound to `side` and to the save's number, sealed to them."""
+    secrets = {
+        "seq": save.seq,
+        "side": side_digest(side),
+        "party": json.loads(seat.party.export_secrets()),
+        "hand": [] if seat.state is None else [card.index for card in seat.state.players[seat.party.me].hand],
+    }
+    return seal(json.dumps(secrets, sort_keys=True).encode(), identity.private_bytes(), match_id_bytes(save))
 
 
 @dataclass(frozen=True)
 class _Kept:
-    """What this player's journal kept of their own last file: their seat, and the labels that file carried."""
+    """This player's side as their own last file left it: their seat, and the labels that file carried."""
 
     seat: Seat
+    side: Side
     rules: Ruleset
     players: tuple[Player, Player]
     game: int
@@ -147,17 +158,59 @@ class _Kept:
     blob: str = ""  # this player's sealed secrets as their last file carried them
 
 
-def _restore_seat(text: str, identity: Identity, match: bytes) -> _Kept:
+def _restore(side: Side | None, blob: str | None, identity: Identity, match: bytes, seq: int) -> _Kept:
+    """This player's side after their save `seq`, from its public part and their sealed secrets; refuses any that do not match."""
+    if side is None or not blob:
+        raise NoRecordError(
+            "this machine has no record of your side of the match, and the file does not carry it: "
+            "continue on the machine (spite home) where you wrote your last file, or copy that spite home here"
+        )
+    secrets = json.loads(unseal(blob, identity.private_bytes(), match))
+    if secrets.get("seq") != seq:
+        raise CarryError(f"your sealed secrets in this file are those of save {secrets.get('seq')}, not of your last file (save {seq})")
+    if secrets.get("side") != side_digest(side):
+        raise CarryError("your side of the match carried in this file is not the one you sealed with your secrets: it was changed")
+    try:
+        rules = Ruleset(**side["rules"])
+        party = Party.restore(side["party"], json.dumps(secrets["party"]).encode(), rules)
+        state = None
+        if side["state"] is not None:
+            hand = tuple(Card.from_index(i) for i in secrets["hand"])
+            state = table_state(side["state"], rules, party.me, hand)
+        players = (Player(*side["players"][0]), Player(*side["players"][1]))
+        history = tuple(TurnRecord(by, moves) for by, moves in side["history"])
+        return _Kept(Seat(party, state), side, rules, players, int(side["game"]), history, blob)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ProtocolError(f"your saved side of the match is incomplete or malformed ({e})") from e
+
+
+def _kept_text(side: Side, blob: str) -> str:
+    """What the journal keeps of this player's side after one of their files."""
+    return json.dumps({"side": side, "blob": blob}, sort_keys=True)
+
+
+def _kept(journal: Journal, save: SaveFile, me: int, seq: int, identity: Identity) -> _Kept | None:
+    """This player's side after their save `seq` as their journal kept it, or None if it has no record of it."""
+    text = journal.seat(save.match, seq)
+    if text is None:
+        return None
     data = json.loads(text)
-    rules = Ruleset(**data["rules"])
-    party = Party.restore(data["party"], unseal(data["secrets"], identity.private_bytes(), match), rules)
-    state = None
-    if data["state"] is not None:
-        hand = tuple(Card.from_index(i) for i in data["hand"])
-        state = table_state(data["state"], rules, party.me, hand)
-    players = tuple(Player(name, key) for name, key in data["players"])
-    history = tuple(TurnRecord(by, moves) for by, moves in data["history"])
-    return _Kept(Seat(party, state), rules, players, data["game"], history, data["blob"])  # type: ignore[arg-type]
+    if not isinstance(data, dict) or "side" not in data:  # kept by an older spite, before files carried the sides
+        return None
+    return _restore(data["side"], data["blob"], identity, match_id_bytes(save), seq)
+
+
+def _carried(save: SaveFile, me: int, seq: int, identity: Identity) -> _Kept:
+    """This player's side after their save `seq` as `save` carries it (a machine without their journal)."""
+    return _restore(carry.unpack(save)[me], save.secrets.get(me), identity, match_id_bytes(save), seq)
+
+
+def _check_carry(save: SaveFile, me: int, kept: _Kept) -> Sides:
+    """Both sides `save` carries; this player's own must be the one they kept (so it will serve them elsewhere too)."""
+    sides = carry.unpack(save)
+    if sides[me] is None or side_digest(sides[me]) != side_digest(kept.side):
+        raise CarryError("the file does not carry back your side of the match as your last file had it")
+    return sides
 
 
 def _game_label(message: dict, previous: int) -> int:
@@ -189,31 +242,27 @@ def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
     me = seat_of(save, identity)
     saves.verify(save, journal.key_for(save))
     check = journal.check(save)
-    match = match_id_bytes(save)
+    seq = save.seq if save.signer == me else save.seq - 1  # this player's last file: this one, or the one it answers
+    kept = _kept(journal, save, me, seq, identity) if seq >= 1 else None
+    resumed = seq >= 1 and kept is None
+    if resumed:
+        kept = _carried(save, me, seq, identity)
     if save.signer == me:
-        kept_text = journal.seat(save.match, save.seq)
-        if kept_text is None:
-            raise NoRecordError("this is a file you wrote, but this machine has no record of it: open the file your opponent sent instead")
-        return Opened(save, path, me, _restore_seat(kept_text, identity, match).seat, check, mine=True)
+        assert kept is not None
+        sides = _check_carry(save, me, kept)
+        return Opened(save, path, me, kept.seat, check, mine=True, sides=sides, resumed=resumed)
     message = save.protocol.get("message")
     if not isinstance(message, dict):
         raise TableMismatchError("the file has no protocol message to take in")
-    if save.seq == 1:
-        kept = _Kept(Seat(Party(me, match, save.rules)), save.rules, save.players, 1, ())
-    else:
-        kept_text = journal.seat(save.match, save.seq - 1)
-        if kept_text is None:
-            raise NoRecordError(
-                f"this machine has no record of your side of match {save.match[:8]} before this file; "
-                "continue on the machine (spite home) where you wrote your last file, or copy that spite home here"
-            )
-        kept = _restore_seat(kept_text, identity, match)
+    if kept is None:  # the invitation: this player joins
+        kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, ())
     _check_labels_before(save, kept, me)
     seat = kept.seat
     moves = seat.receive(json.loads(json.dumps(message)))
     _check_labels_after(save, kept, message, moves)
     _check_table(save, seat, moves)
-    return Opened(save, path, me, seat, check, moves)
+    sides = _check_carry(save, me, kept) if seq >= 1 else carry.unpack(save)
+    return Opened(save, path, me, seat, check, moves, sides=sides, resumed=resumed)
 
 
 def _check_labels_before(save: SaveFile, kept: _Kept, me: int) -> None:
@@ -274,9 +323,6 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     if save.seq == 1 and me == 1 and name == DEFAULT_OPPONENT:
         name = identity.name  # the inviter named nobody: the one who joins goes by their own name
     players[me] = Player(name, identity.public_text)
-    match = match_id_bytes(save)
-    secrets = dict(save.secrets)
-    secrets[me] = seal(seat.party.export_secrets(), identity.private_bytes(), match)
     new = SaveFile(
         match=save.match,
         seq=save.seq + 1,
@@ -289,9 +335,9 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
         state=table_data(seat.state) if played and seat.state is not None else {},
         history=tuple(history),
         protocol={"message": message},
-        secrets=secrets,
+        secrets=save.secrets,
     )
-    signed = saves.sign(new, identity)
+    signed, side = _signed(new, seat, identity, opened.sides[1 - me])
     data = saves.to_toml(signed)
     path = out if out is not None else saves.fresh_path(signed, opened.path)
     if path.exists() or path.resolve() == opened.path.resolve():
@@ -299,8 +345,18 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     journal.record(save, opened.path)
     saves.write_atomic(path, data)
     journal.record(signed, path)
-    journal.keep_seat(signed.match, signed.seq, _seat_data(seat, identity, signed))
+    journal.keep_seat(signed.match, signed.seq, _kept_text(side, signed.secrets[me]))
     return signed, path
+
+
+def _signed(draft: SaveFile, seat: Seat, identity: Identity, their_side: Side | None) -> tuple[SaveFile, Side]:
+    """`draft` completed with the writer's sealed secrets and both sides' carry, and signed; and the writer's public side."""
+    me = seat.party.me
+    side = _side(seat, draft)
+    secrets = {**draft.secrets, me: _sealed(seat, side, identity, draft)}
+    sides: Sides = (side, their_side) if me == 0 else (their_side, side)
+    protocol = {**draft.protocol, "carry": carry.pack(sides, draft)}
+    return saves.sign(dataclasses.replace(draft, secrets=secrets, protocol=protocol), identity), side
 
 
 def new_match(
@@ -327,16 +383,15 @@ def new_match(
         players=(Player(identity.name, identity.public_text), Player(opponent, opponent_key)),
         score=(0, 0),
         protocol={"message": message},
-        secrets={0: seal(seat.party.export_secrets(), identity.private_bytes(), match)},
     )
-    signed = saves.sign(save, identity)
+    signed, side = _signed(save, seat, identity, None)
     data = saves.to_toml(signed)
     path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
     if path.exists():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
     saves.write_atomic(path, data)
     journal.record(signed, path)
-    journal.keep_seat(signed.match, signed.seq, _seat_data(seat, identity, signed))
+    journal.keep_seat(signed.match, signed.seq, _kept_text(side, signed.secrets[0]))
     return signed, path
 
 

@@ -1,0 +1,208 @@
+"""Going on from a file alone: a player on a machine with their identity but no journal answers the file they were sent.
+
+Each file carries both players' sides of the match (pbm/carry.py); the owner's sealed secrets bind
+their side, so the opponent can neither read nor change it without the owner noticing.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import shutil
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import Player, answer, assert_refused, files, make_player, new_file, scratch
+
+from pbm import carry, saves
+
+WARNING = "no record of your side of match"
+
+
+@dataclass
+class Mail:
+    """Alice and Bob some files into a match; Alice has just written `chain[-1]` and Bob has not seen it."""
+
+    alice: Player
+    bob: Player
+    root: Path
+    folder: Path
+    chain: list[Path]  # the invitation first
+
+    def elsewhere(self, player: Player, name: str) -> Player:
+        """`player` on a new machine: a spite home holding their identity and nothing else."""
+        home = self.root / f"home-{name}"
+        home.mkdir(mode=0o700)
+        shutil.copy2(player.home / "identity.pem", home / "identity.pem")
+        return Player(player.name, home)
+
+
+def _answer_from(player: Player, path: Path) -> tuple[Path, str]:
+    """`player` answers `path` with --auto; returns the new file and what the command said on stderr."""
+    before = files(path.parent)
+    run = player.ok("play", path, "--auto", "--think", "0.02")
+    written = new_file(before, path.parent)
+    assert written is not None, run
+    return written, " ".join(run.stderr.split())
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with scratch(tmp_path_factory.mktemp("resume")) as root:
+        alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
+        folder = root / "mail"
+        folder.mkdir()
+        path = folder / "invitation.toml"
+        alice.ok("new", "--payoff", "3", "--target", "5", "-o", path)
+        for player in (bob, alice, bob, alice, bob, alice):  # the deal, then turns 1 to 3
+            path = answer(player, path)
+        yield root
+
+
+@pytest.fixture()
+def mail(base: Path, tmp_path: Path) -> Iterator[Mail]:
+    """A private copy of the module's match."""
+    with scratch(tmp_path) as root:
+        shutil.copytree(base, root, dirs_exist_ok=True)
+        folder = root / "mail"
+        chain = sorted(folder.iterdir(), key=lambda p: saves.read(p).seq)
+        yield Mail(Player("Alice", root / "home-alice"), Player("Bob", root / "home-bob"), root, folder, chain)
+
+
+def _resigned(mail: Mail, path: Path, by: Player, name: str, **changes: Any) -> Path:
+    """The save at `path` with `changes`, signed again with `by`'s real key, written as `name` beside it."""
+    save = saves.read(path)
+    cheat = saves.sign(dataclasses.replace(save, **changes), by.identity)
+    out = mail.folder / name
+    out.write_bytes(saves.to_toml(cheat))
+    return out
+
+
+def _with_sides(save: saves.SaveFile, sides: carry.Sides) -> dict[str, Any]:
+    """The protocol section of `save` carrying `sides` instead, packed as an honest client would pack them."""
+    return {**save.protocol, "carry": carry.pack(sides, save)}
+
+
+def refused(player: Player, path: Path) -> str:
+    before = files(path.parent)
+    line = assert_refused(player.spite("play", path, "--auto"))
+    assert new_file(before, path.parent) is None
+    return line
+
+
+# --- going on elsewhere ---
+
+
+def test_bob_answers_on_a_new_machine_and_the_match_goes_on(mail: Mail) -> None:
+    bob = mail.elsewhere(mail.bob, "bob-laptop")
+    written, said = _answer_from(bob, mail.chain[-1])
+    assert WARNING in said and "taken on trust" in said
+    # Alice, at home, takes Bob's file as any other, and Bob's new machine now keeps his side: no warning any more
+    after_alice, said = _answer_from(mail.alice, written)
+    assert WARNING not in said
+    _, said = _answer_from(bob, after_alice)
+    assert WARNING not in said
+
+
+def test_a_whole_match_where_every_file_is_answered_on_a_new_machine(mail: Mail) -> None:
+    """Deal steps, turns, game ends and returned keys: each answered by a player with nothing but their identity."""
+    players, path, sections = (mail.alice, mail.bob), mail.chain[-1], set()
+    for n in range(400):
+        save = saves.read(path)
+        sections |= set(save.protocol["message"]) & {"deal", "turn", "secrets"}
+        player = players[1 - save.signer]
+        fresh = mail.elsewhere(player, f"{player.name.lower()}-{n}")
+        before = files(mail.folder)
+        run = fresh.ok("play", path, "--auto", "--think", "0.02")
+        assert WARNING in " ".join(run.stderr.split()), run
+        written = new_file(before, mail.folder)
+        if written is None:
+            break
+        path = written
+    else:
+        raise AssertionError("the match did not end within 400 files")
+    view = mail.elsewhere(mail.alice, "alice-last").show(path)
+    assert view["match_over"] and max(view["scores"].values()) >= 5, view
+    assert sections == {"deal", "turn", "secrets"}, sections  # a new deal and keys returned after a game were among them
+
+
+def test_ones_own_file_opens_on_a_new_machine(mail: Mail) -> None:
+    alice = mail.elsewhere(mail.alice, "alice-laptop")
+    run = alice.ok("show", mail.chain[-1])
+    assert WARNING in " ".join(run.stderr.split())
+    assert "waiting for them" in run.stdout
+    assert alice.ok("verify", mail.chain[-1]).stdout.count("your own file") == 1
+
+
+def test_a_file_of_an_older_spite_without_the_sides_is_refused_on_a_new_machine(mail: Mail) -> None:
+    bare = {k: v for k, v in saves.read(mail.chain[-1]).protocol.items() if k != "carry"}
+    path = _resigned(mail, mail.chain[-1], mail.alice, "bare.toml", protocol=bare)
+    line = refused(mail.elsewhere(mail.bob, "bob-laptop"), path)
+    assert "carries no sides of the match" in line
+
+
+# --- cheats: the opponent cannot change what they carry for you ---
+
+
+def _alices_side_changed(mail: Mail) -> Path:
+    """Bob's answer to Alice's file, re-signed by Bob with one point of Alice's carried side changed."""
+    written = answer(mail.bob, mail.chain[-1])
+    save = saves.read(written)
+    sides = carry.unpack(save)
+    alice = json.loads(json.dumps(sides[0]))
+    stock = alice["party"]["game"]["stock"]
+    stock[0], stock[-1] = stock[-1], stock[0]  # two cards of the stock swapped: Bob would know where they went
+    return _resigned(mail, written, mail.bob, "swapped.toml", protocol=_with_sides(save, (alice, sides[1])))
+
+
+def test_a_changed_side_is_refused_by_its_owner_at_home(mail: Mail) -> None:
+    line = refused(mail.alice, _alices_side_changed(mail))
+    assert "does not carry back your side of the match" in line
+
+
+def test_a_changed_side_is_refused_by_its_owner_on_a_new_machine(mail: Mail) -> None:
+    line = refused(mail.elsewhere(mail.alice, "alice-laptop"), _alices_side_changed(mail))
+    assert "not the one you sealed" in line
+
+
+def test_an_older_side_with_its_own_sealed_secrets_is_refused_on_a_new_machine(mail: Mail) -> None:
+    """Bob carries back Alice's side and secrets of her previous file, consistent with each other: a rollback of her state."""
+    written = answer(mail.bob, mail.chain[-1])
+    save, old = saves.read(written), saves.read(mail.chain[-3])
+    sides = carry.unpack(save)
+    protocol = _with_sides(save, (carry.unpack(old)[0], sides[1]))
+    secrets = {**save.secrets, 0: old.secrets[0]}
+    path = _resigned(mail, written, mail.bob, "older-side.toml", protocol=protocol, secrets=secrets)
+    line = refused(mail.elsewhere(mail.alice, "alice-laptop"), path)
+    assert f"those of save {old.seq}, not of your last file (save {save.seq - 1})" in line
+
+
+def test_another_players_sealed_secrets_do_not_open(mail: Mail) -> None:
+    written = answer(mail.bob, mail.chain[-1])
+    save = saves.read(written)
+    path = _resigned(mail, written, mail.bob, "bobs-secrets.toml", secrets={0: save.secrets[1], 1: save.secrets[1]})
+    line = refused(mail.elsewhere(mail.alice, "alice-laptop"), path)
+    assert "do not open with your identity key" in line
+
+
+@pytest.mark.parametrize("how", ["garbage", "cut", "bomb", "not-two-sides"])
+def test_a_damaged_carry_is_refused_in_one_line(mail: Mail, how: str) -> None:
+    save = saves.read(mail.chain[-1])
+    text = save.protocol["carry"]
+    if how == "garbage":
+        text = "not*base64!"
+    elif how == "cut":
+        text = text[: len(text) // 2]
+    else:
+        squeeze = zlib.compressobj(9, zdict=carry.context(save))
+        data = b"[" + b" " * (8 * carry.MAX_UNPACKED) + b"]" if how == "bomb" else b"[{}]"
+        text = base64.urlsafe_b64encode(squeeze.compress(data) + squeeze.flush()).decode().rstrip("=")
+    path = _resigned(mail, mail.chain[-1], mail.alice, f"{how}.toml", protocol={**save.protocol, "carry": text})
+    for bob in (mail.bob, mail.elsewhere(mail.bob, "bob-laptop")):
+        line = refused(bob, path)
+        assert "protocol.carry" in line, line
