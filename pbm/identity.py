@@ -7,8 +7,6 @@ The file is a PKCS#8 PEM block (passphrase-encrypted if one is given) preceded b
 from __future__ import annotations
 
 import base64
-import getpass
-import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -17,6 +15,7 @@ from pathlib import Path
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from nacl.bindings import crypto_hash_sha256
 
 from pbm.errors import BadSignatureError, IdentityError, PassphraseError, PublicKeyError
 from pbm.home import ensure_private_dir, write_atomic
@@ -63,7 +62,7 @@ class PublicKey:
     @property
     def fingerprint(self) -> str:
         """Short and easy to read aloud: the first 10 bytes of SHA-256(key) as four groups of base32 (``ABCD-EFGH-IJKL-MNOP``)."""
-        code = base64.b32encode(hashlib.sha256(self.raw).digest()[:10]).decode()
+        code = base64.b32encode(crypto_hash_sha256(self.raw)[:10]).decode()
         return "-".join(code[i : i + 4] for i in range(0, 16, 4))
 
     def verify(self, signature: bytes, data: bytes) -> None:
@@ -214,6 +213,8 @@ def _check_name(name: str) -> str:
 
 
 def _login_name() -> str:
+    import getpass  # only a new identity needs it
+
     try:
         return getpass.getuser() or "player"
     except Exception:  # getuser raises OSError or KeyError depending on the platform

@@ -9,16 +9,16 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-import hashlib
+import os
 import re
-import secrets as _secrets
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import tomli_w
+from nacl.bindings import crypto_hash_sha256
 
 from engine.moves import InvalidMoveError, parse_turn
 from engine.rules import Ruleset
@@ -122,10 +122,10 @@ class SaveFile:
         """The public key of the seat that signed this save, as the file states it."""
         return self.players[self.signer].public_key
 
-    @property
+    @cached_property
     def hash(self) -> str:
         """Hex SHA-256 of the canonical payload, signature included: what the next save names as `prev`."""
-        return hashlib.sha256(canonical(payload(self))).hexdigest()
+        return crypto_hash_sha256(canonical(payload(self))).hex()  # libsodium's SHA-256 (loaded anyway), not hashlib's OpenSSL
 
     def signed_bytes(self) -> bytes:
         """The bytes the signature covers: the canonical payload without the signature field."""
@@ -136,7 +136,7 @@ class SaveFile:
 
 def new_match_id() -> str:
     """A fresh random match id: 16 bytes as 32 lower-case hex digits."""
-    return _secrets.token_hex(16)
+    return os.urandom(16).hex()  # what secrets.token_hex does, without importing hashlib through secrets
 
 
 # --- payload <-> SaveFile ---
@@ -175,6 +175,8 @@ def _plain(value: Any) -> Any:
 
 def to_toml(save: SaveFile) -> bytes:
     """The save as TOML bytes; raises TooLargeError past MAX_BYTES (the receiver would refuse it)."""
+    import tomli_w  # only the commands that write a save pay for importing the writer
+
     data = tomli_w.dumps(payload(save), indent=1).encode("utf-8")  # one-space indent: every byte counts under 16 KiB
     if len(data) > MAX_BYTES:
         raise TooLargeError(f"this save would take {len(data)} bytes; a save may take at most {MAX_BYTES} (16 KiB)")
