@@ -7,15 +7,18 @@ import os
 import tempfile
 from pathlib import Path
 
-import platformdirs
-
 HOME_ENV = "SPITE_HOME"
 
 
 def spite_home(create: bool = True) -> Path:
     """The spite home: ``$SPITE_HOME``, else the platform's user data dir for "spite"; made with mode 0700 if missing."""
     env = os.environ.get(HOME_ENV)
-    home = Path(env).expanduser() if env else Path(platformdirs.user_data_dir("spite"))
+    if env:
+        home = Path(env).expanduser()
+    else:
+        import platformdirs  # only needed when SPITE_HOME does not say where the home is
+
+        home = Path(platformdirs.user_data_dir("spite"))
     if create:
         ensure_private_dir(home)
     return home
