@@ -1,7 +1,5 @@
 """The `spite` command: the only place that prints or exits."""
 
-from __future__ import annotations
-
 import functools
 import json
 import os
