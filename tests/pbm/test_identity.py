@@ -83,6 +83,28 @@ def test_damaged_key_file_is_named(tmp_path: Path) -> None:
         load(path)
 
 
+def test_a_plain_key_file_reads_as_the_pem_reader_reads_it(tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+    made = load_or_create(tmp_path, "Alice")
+    text = made.path.read_text()
+    pem = text[text.index("-----BEGIN") :]
+    by_reader = serialization.load_pem_private_key(pem.encode(), password=None)
+    assert isinstance(by_reader, Ed25519PrivateKey)
+    assert load(made.path).private_bytes() == by_reader.private_bytes_raw() == made.private_bytes()
+    # other layouts of the same key go to the PEM reader and give the same key
+    made.path.write_text(text.replace("\n", "\r\n"))
+    assert load(made.path).private_bytes() == made.private_bytes()
+    # a block of the same shape holding another kind of key is still refused
+    plain = serialization.NoEncryption()
+    x25519 = X25519PrivateKey.generate().private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, plain)
+    made.path.write_bytes(b'spite-name: "A"\n' + x25519)
+    with pytest.raises(IdentityError, match="not an Ed25519 key"):
+        load(made.path)
+
+
 def test_rename_keeps_the_key(tmp_path: Path) -> None:
     made = load_or_create(tmp_path, "Alice")
     renamed = rename(made, "Alicia")
