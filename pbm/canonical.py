@@ -71,7 +71,9 @@ def _fast(value: Any, out: list[str], depth: int) -> bool:
         if any(type(key) is not str for key in value):
             return False
         out.append("{")
-        for i, key in enumerate(sorted(value, key=_utf16_units)):
+        # ASCII keys sort the same by code point as by UTF-16 unit, without loading the utf-16 codec (~0.3 ms)
+        keys = sorted(value) if all(key.isascii() for key in value) else sorted(value, key=_utf16_units)
+        for i, key in enumerate(keys):
             if i:
                 out.append(",")
             out.append(encode_basestring(key))
