@@ -1,6 +1,7 @@
 """The `spite` command: the only place that prints or exits."""
 
 import functools
+import gc
 import json
 import os
 from collections.abc import Callable
@@ -476,6 +477,10 @@ def arena(
 
 def main() -> None:
     """Console entry point."""
+    # What the imports made (modules, classes, functions) lives until exit: out of the collector's sight, neither the
+    # collections during the command nor the full one at exit walk it again, ~20 ms of every command. What the
+    # command itself makes is collected as usual.
+    gc.freeze()
     app()
 
 
