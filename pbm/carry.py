@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import zlib
 from typing import Any
+
+from nacl.bindings import crypto_hash_sha256
 
 from pbm.canonical import canonical
 from pbm.errors import CarryError
@@ -31,7 +32,7 @@ _LEVEL = 9
 
 def side_digest(side: Side) -> str:
     """The hex SHA-256 that binds a public side to the secrets sealed with it."""
-    return hashlib.sha256(_json(side)).hexdigest()
+    return crypto_hash_sha256(_json(side)).hex()
 
 
 def context(save: SaveFile) -> bytes:

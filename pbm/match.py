@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nacl.bindings import crypto_hash_sha256
+
 from engine.cards import Card
 from engine.game import Match
 from engine.moves import Move
@@ -130,8 +132,13 @@ def _side(seat: Seat, save: SaveFile) -> Side:
         "rules": dataclasses.asdict(save.rules),
         "players": [[p.name, p.key] for p in save.players],
         "game": save.game,
-        "history": [[t.by, t.moves] for t in save.history],
+        "history": history_digest(save.history),  # the file has the turns; the side only binds them
     }
+
+
+def history_digest(history: tuple[TurnRecord, ...]) -> str:
+    """The hex SHA-256 of a game's turns, which a side keeps instead of the turns themselves (the file lists them)."""
+    return crypto_hash_sha256(json.dumps([[t.by, t.moves] for t in history]).encode()).hex()
 
 
 def _sealed(seat: Seat, side: Side, identity: Identity, save: SaveFile) -> str:
@@ -154,7 +161,7 @@ class _Kept:
     rules: Ruleset
     players: tuple[Player, Player]
     game: int
-    history: tuple[TurnRecord, ...]
+    history: str  # history_digest of the game's turns as that file listed them
     blob: str = ""  # this player's sealed secrets as their last file carried them
 
 
@@ -178,8 +185,7 @@ def _restore(side: Side | None, blob: str | None, identity: Identity, match: byt
             hand = tuple(Card.from_index(i) for i in secrets["hand"])
             state = table_state(side["state"], rules, party.me, hand)
         players = (Player(*side["players"][0]), Player(*side["players"][1]))
-        history = tuple(TurnRecord(by, moves) for by, moves in side["history"])
-        return _Kept(Seat(party, state), side, rules, players, int(side["game"]), history, blob)
+        return _Kept(Seat(party, state), side, rules, players, int(side["game"]), str(side["history"]), blob)
     except (KeyError, TypeError, ValueError) as e:
         raise ProtocolError(f"your saved side of the match is incomplete or malformed ({e})") from e
 
@@ -255,7 +261,7 @@ def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
     if not isinstance(message, dict):
         raise TableMismatchError("the file has no protocol message to take in")
     if kept is None:  # the invitation: this player joins
-        kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, ())
+        kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, history_digest(()))
     _check_labels_before(save, kept, me)
     seat = kept.seat
     moves = seat.receive(json.loads(json.dumps(message)))
@@ -285,13 +291,12 @@ def _check_labels_after(save: SaveFile, kept: _Kept, message: dict, moves: list[
     game = _game_label(message, kept.game)
     if save.game != game:
         raise TableMismatchError(f"the file says game {save.game}, its protocol message belongs to game {game}")
-    history = list(kept.history) if kept.game == game else []
-    if moves:
-        history.append(TurnRecord(save.signer, " ".join(map(str, moves))))
-    if tuple(save.history) != tuple(history):
+    earlier, this = (save.history[:-1], save.history[-1:]) if moves else (save.history, ())
+    same_earlier = history_digest(earlier) == kept.history if kept.game == game else not earlier
+    if not same_earlier or this != ((TurnRecord(save.signer, " ".join(map(str, moves))),) if moves else ()):
         raise TableMismatchError("the move list in the file is not this game's moves so far: an earlier turn was changed, or this one")
-    if save.turn != len(history):
-        raise TableMismatchError(f"the file says turn {save.turn}; this game has had {len(history)} turns")
+    if save.turn != len(save.history):
+        raise TableMismatchError(f"the file says turn {save.turn}; this game has had {len(save.history)} turns")
     if tuple(save.score) != kept.seat.party.record.scores:
         raise TableMismatchError(
             f"the file says the score is {save.score[0]}-{save.score[1]}, the games played give "
