@@ -22,7 +22,7 @@ from engine.state import GameState, Pool
 from pbm import group, proofs
 from pbm.audit import audit_game
 from pbm.dealsteps import DealSteps, starter_of
-from pbm.deck import SYSTEM_RNG, GameRecord, HandCard, PoolRecord, shuffled
+from pbm.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
 from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.group import Point, Rng, Scalar, b64s
 from pbm.incoming import TurnChecks
@@ -58,6 +58,7 @@ class Party(DealSteps, TurnChecks, Persistence):
         self.game: GameRecord | None = None
         self.dealing: dict[str, Any] | None = None  # the next game's deal while it is under way
         self.keys: dict[int, list[Scalar]] = {}  # my secret scalars, by game
+        self.seeds: dict[int, bytes] = {}  # the seed each game's scalars derive from (pbm.deck.epoch_key)
         self.theirs: dict[int, list[Scalar]] = {}  # the opponent's revealed scalars, by game
         self.sent_secrets: set[int] = set()
         self.outbox: dict[str, Any] = {}
@@ -91,9 +92,11 @@ class Party(DealSteps, TurnChecks, Persistence):
 
     def _new_key(self, game: int) -> tuple[int, Scalar, Point]:
         """A fresh secret scalar for `game`: its epoch number, the scalar and its public key."""
-        k = group.random_scalar(self.rng)
-        self.keys.setdefault(game, []).append(k)
-        return len(self.keys[game]) - 1, k, group.base(k)
+        if game not in self.seeds:
+            self.seeds[game] = self.rng(SEED_SIZE)
+        keys = self.keys.setdefault(game, [])
+        keys.append(epoch_key(self.seeds[game], game, len(keys)))
+        return len(keys) - 1, keys[-1], group.base(keys[-1])
 
     def _check_new(self, card: int, what: str, extra: set[int] = frozenset()) -> None:  # type: ignore[assignment]
         """A card that turns up or is drawn must not be face up already, nor in my hand."""
@@ -353,6 +356,7 @@ class Party(DealSteps, TurnChecks, Persistence):
             self.dealing,
             dict(self.outbox),
             {g: list(k) for g, k in self.keys.items()},
+            dict(self.seeds),
             dict(self.theirs),
             self._deal_ready,
             self.seq,
@@ -363,7 +367,7 @@ class Party(DealSteps, TurnChecks, Persistence):
                 check(moves)
             return moves
         except BaseException:
-            self.game, self.dealing, self.outbox, self.keys, self.theirs, self._deal_ready, self.seq = saved
+            self.game, self.dealing, self.outbox, self.keys, self.seeds, self.theirs, self._deal_ready, self.seq = saved
             self._staged = _Staged()
             raise
 
@@ -425,3 +429,4 @@ class Party(DealSteps, TurnChecks, Persistence):
         g = self.game
         if g is not None and g.audited and g.number in self.sent_secrets:
             self.keys.pop(g.number, None)
+            self.seeds.pop(g.number, None)

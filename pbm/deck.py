@@ -7,11 +7,31 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from nacl.bindings import crypto_core_ed25519_scalar_reduce
+
 from pbm import group
 from pbm.errors import ProtocolError
-from pbm.group import Point, Rng
+from pbm.group import Point, Rng, Scalar
 
 SYSTEM_RNG: Rng = os.urandom
+SEED_SIZE = 32
+_KEY_INFO = b"spite/key/v1"
+
+
+def epoch_key(seed: bytes, game: int, epoch: int) -> Scalar:
+    """My secret scalar of `epoch` in `game`: HKDF-SHA256 of the game's seed, 64 bytes reduced mod the group order.
+
+    One seed per game stands for all its keys, so the sealed secrets stay small however often the stock is reshuffled.
+    """
+    from cryptography.hazmat.primitives import hashes  # imported here: only a party that restores or makes keys needs it
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    for attempt in range(256):  # a zero scalar has odds of 2**-252; the loop only keeps the promise of a usable key
+        info = _KEY_INFO + game.to_bytes(4, "big") + epoch.to_bytes(4, "big") + bytes([attempt])
+        k = crypto_core_ed25519_scalar_reduce(HKDF(algorithm=hashes.SHA256(), length=64, salt=None, info=info).derive(seed))
+        if k != bytes(32):
+            return k
+    raise ProtocolError("no usable key derives from this seed")
 
 
 def seeded_rng(seed: int | str) -> Rng:

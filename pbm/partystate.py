@@ -11,11 +11,12 @@ from typing import Any, Self
 from engine.game import Match
 from engine.rules import G4A, Ruleset
 from pbm import group
-from pbm.deck import GameRecord
+from pbm.deck import SEED_SIZE, GameRecord, epoch_key
 from pbm.errors import ProtocolError
 from pbm.group import Rng, b64s
 
 VERSION = 1
+SECRETS_VERSION = 2  # 1 listed every scalar; 2 gives one seed per game they derive from
 
 
 class Persistence:
@@ -44,8 +45,9 @@ class Persistence:
         return json.loads(json.dumps(data))  # a deep copy of plain data
 
     def export_secrets(self) -> bytes:
-        """My secret scalars, serialized (seal them with pbm.secrets before they leave memory)."""
-        return json.dumps({"v": VERSION, "keys": {str(g): b64s(k) for g, k in self.keys.items()}}, sort_keys=True).encode()
+        """My secrets, serialized: per game, the seed my scalars derive from and how many (seal them before they leave memory)."""
+        games = {str(g): {"seed": group.b64(self.seeds[g]), "keys": len(k)} for g, k in self.keys.items()}
+        return json.dumps({"v": SECRETS_VERSION, "games": games}, sort_keys=True).encode()
 
     @classmethod
     def restore(cls, public: dict[str, Any], secret: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> Self:
@@ -60,7 +62,11 @@ class Persistence:
             party._deal_ready = bool(public["deal_ready"])
             party.outbox = json.loads(json.dumps(public["outbox"]))
             secrets = json.loads(secret)
-            party.keys = {int(g): [group.scalar(k, "a secret key") for k in ks] for g, ks in secrets["keys"].items()}
+            if secrets.get("v") != SECRETS_VERSION:
+                raise ProtocolError(f"saved secrets of version {secrets.get('v')!r}; this spite reads version {SECRETS_VERSION}")
+            for g, mine in secrets["games"].items():
+                party.seeds[int(g)] = group.unb64(mine["seed"], SEED_SIZE, "a key seed")
+                party.keys[int(g)] = [epoch_key(party.seeds[int(g)], int(g), e) for e in range(int(mine["keys"]))]
             if "game" in public:
                 party.game = GameRecord.from_data(public["game"])
                 table = party._table(party.game.number)

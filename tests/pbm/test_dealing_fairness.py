@@ -117,7 +117,7 @@ def test_no_key_a_player_holds_opens_the_other_hand_the_stock_or_the_other_pay_o
     looked = []
 
     def peek(n: int, message: dict) -> dict:
-        if n in (3, 9, 15, 25):
+        if n % 4 == 3:  # a deal step, then every few turns on
             for seat in seats:
                 party, g = seat.party, seat.party.game
                 if g is None or g.number not in party.keys:
@@ -135,4 +135,4 @@ def test_no_key_a_player_holds_opens_the_other_hand_the_stock_or_the_other_pay_o
         return message
 
     play(seats, ("greedy", "greedy"), seed=21, tamper=peek, stop_after_deal=2)
-    assert len(looked) >= 6 and min(looked) > 100
+    assert len(looked) >= 6 and min(looked) > 50  # each look tried every multiplier on dozens of hidden points

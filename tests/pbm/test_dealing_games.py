@@ -49,7 +49,8 @@ def test_ties_when_the_stock_runs_out_are_audited_and_the_next_game_follows() ->
 def test_many_small_games_keep_both_sides_in_agreement() -> None:
     merges = 0
     shuffles: list[str] = []
-    for seed in range(8):
+    # seed 130 is one of the rare matches (about 1 in 80) where a player must shuffle just before a merge
+    for seed in (*range(7), 130):
         played = play(make_seats(SMALL, seed), ("greedy", "greedy"), seed=seed, stop_after_deal=3)
         merges += played.merges
         shuffles += [k for m in played.messages for k in m.get("turn", {}).get("end", {}).get("shuffle", {}) if k != "key"]

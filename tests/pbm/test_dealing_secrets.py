@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from dealing_play import MATCH, SMALL, make_seats
+from dealing_play import MATCH, SMALL, make_seats, play
 
 from pbm.dealing import Party
 from pbm.errors import SecretsError
@@ -49,3 +49,29 @@ def test_a_party_exports_its_keys_and_only_its_keys_in_the_blob() -> None:
     for scalars in party.keys.values():
         for k in scalars:
             assert b64(k) not in text
+
+
+def test_a_games_keys_derive_from_one_seed_so_the_blob_does_not_grow_with_reshuffles() -> None:
+    seats = make_seats(SMALL, 12)
+
+    def stop_at_four_keys(_n: int, message: dict) -> dict:
+        if any(len(keys) >= 4 for seat in seats for keys in seat.party.keys.values()):
+            raise _Enough
+        return message
+
+    with pytest.raises(_Enough):
+        play(seats, ("greedy", "greedy"), seed=12, tamper=stop_at_four_keys)
+    party = max((s.party for s in seats), key=lambda p: max(map(len, p.keys.values())))
+    game = max(party.keys, key=lambda g: len(party.keys[g]))
+    assert len(party.keys[game]) >= 4  # a deal key and several reshuffles
+    restored = Party.restore(party.export_public(), party.export_secrets(), SMALL)
+    assert restored.keys == party.keys and len(set(party.keys[game])) == len(party.keys[game])
+    one_key = Party(0, MATCH, SMALL)
+    one_key._new_key(1)
+    assert len(party.export_secrets()) <= len(one_key.export_secrets()) + 20 * len(party.keys)
+    # the seed never leaves in the clear: only the scalars of a finished game are ever revealed, and they do not give it
+    assert b64(party.seeds[game]) not in repr(party.export_public())
+
+
+class _Enough(Exception):
+    """Stops a match once it has shown what a test needs."""
