@@ -31,11 +31,10 @@ EXAMPLES = ROOT / "examples"
 LATEST = Path("saves/14-bob.toml")
 BASELINE = [sys.executable, "-c", "import typer, rich, nacl, cryptography"]
 TARGET_RATIO = 1.5
-# What pbm.cli really loads of those libraries: the baseline's `import rich` or `import cryptography` loads almost nothing.
-USED_MODULES = (
-    "import typer.main, rich.console, rich.table, nacl.bindings, sqlite3, "
-    "cryptography.hazmat.primitives.asymmetric.ed25519, cryptography.hazmat.primitives.serialization"
-)
+OWN_PACKAGES = ("pbm", "engine")
+# spite's main() freezes what the imports made (gc.freeze), which spares the collections that would walk it again,
+# among them the full one at exit: the import rows marked "frozen" do the same, so that they add up to the command.
+FREEZE = "; import gc; gc.freeze()"
 
 
 def spite_command() -> list[str]:
@@ -105,19 +104,73 @@ def speed(rounds: int, think: float | None, spite: list[str]) -> dict[str, list[
     )
 
 
+def library_modules() -> list[str]:
+    """Every module that importing pbm.cli loads beyond a bare interpreter, but spite's own: what it really uses of its libraries.
+
+    Aliases and cffi's lib objects (_sodium, _sodium.lib) come along with their module and cannot be imported by that name.
+    """
+    code = (
+        "import sys; bare = set(sys.modules); import pbm.cli; "
+        "print(' '.join(m for m, mod in sys.modules.items() if m not in bare "
+        f"and getattr(getattr(mod, '__spec__', None), 'name', None) == m and m.split('.')[0] not in {OWN_PACKAGES!r}))"
+    )
+    return timed([sys.executable, "-c", code])[1].split()
+
+
 def breakdown(rounds: int, spite: list[str]) -> dict[str, float]:
     """Where the wall time of `spite show` goes: interpreter, imports, the command itself (medians, s)."""
     python = [sys.executable, "-c"]
+    used = "import importlib\nfor m in " + repr(library_modules()) + ":\n    importlib.import_module(m)\n"
     kinds: dict[str, Callable[[], float]] = {
         "python -c pass": lambda: timed([*python, "pass"])[0],
         "import baseline": lambda: timed(BASELINE)[0],
-        "import the libraries' modules spite uses": lambda: timed([*python, USED_MODULES])[0],
+        "import the libraries' modules spite uses": lambda: timed([*python, used])[0],
+        "import the libraries' modules spite uses, frozen": lambda: timed([*python, used + FREEZE[2:]])[0],
         "import pbm.cli": lambda: timed([*python, "import pbm.cli"])[0],
+        "import pbm.cli, frozen": lambda: timed([*python, "import pbm.cli" + FREEZE])[0],
         "spite show": on_copy(spite, ["show"]),
     }
     medians = {k: statistics.median(v) for k, v in rounds_of(kinds, rounds).items()}
     medians.update(in_process())
     return medians
+
+
+def import_self_times(rounds: int) -> dict[str, float]:
+    """Median self time (s) of importing pbm.cli under -X importtime (which inflates it), by package.
+
+    A standard-library module counts for the nearest package above it in the import tree (json under pbm counts
+    for pbm's standard library, inspect under typer for typer's); modules that `python -c pass` loads as well are left out.
+    """
+
+    def tree(code: str) -> list[tuple[int, str, float]]:
+        args = [sys.executable, "-X", "importtime", "-c", code]
+        rows = []
+        for line in subprocess.run(args, env=BASE_ENV, capture_output=True, text=True).stderr.splitlines():
+            fields = line.removeprefix("import time:").split("|")
+            if len(fields) == 3 and fields[0].strip().isdigit():
+                name = fields[2].rstrip()
+                rows.append((len(name) - len(name.lstrip()), name.strip(), int(fields[0]) / 1e6))
+        return rows
+
+    bare = {name for _, name, _ in tree("pass")}
+    runs: list[dict[str, float]] = []
+    for _ in range(rounds):
+        totals: dict[str, float] = {}
+        rows = tree("import pbm.cli")
+        for i, (depth, name, seconds) in enumerate(rows):
+            if name in bare:
+                continue
+            owner = name.split(".")[0]
+            for d, outer, _ in rows[i + 1 :]:  # -X importtime lists a module before its importer, one level less indented
+                if owner not in sys.stdlib_module_names:
+                    break
+                if d < depth:
+                    depth, owner = d, outer.split(".")[0]
+            key = owner if owner == name.split(".")[0] else f"{owner}: the standard library it imports"
+            totals[key] = totals.get(key, 0.0) + seconds
+        runs.append(totals)
+    names = {name for run in runs for name in run}
+    return dict(sorted(((n, statistics.median(run.get(n, 0.0) for run in runs)) for n in names), key=lambda kv: -kv[1]))
 
 
 def in_process(n: int = 9) -> dict[str, float]:
@@ -210,6 +263,14 @@ def run(args: argparse.Namespace) -> None:
         for name, seconds in parts.items():
             print(f"| {name} | {seconds * 1000:.1f} |")
         result["breakdown_ms"] = {k: round(v * 1000, 1) for k, v in parts.items()}
+        selfs = import_self_times(args.rounds)
+        print("\nSelf time of importing pbm.cli by package (python -X importtime, which inflates it; medians):\n")
+        print("| package | ms |")
+        print("| --- | ---: |")
+        for name, seconds in selfs.items():
+            if seconds >= 0.0003:
+                print(f"| {name} | {seconds * 1000:.1f} |")
+        result["import_self_ms"] = {k: round(v * 1000, 2) for k, v in selfs.items()}
     if not args.no_sizes:
         sizes = game_sizes(args.size_think, spite)
         print(f"\nOne whole g4a game (--target 1, --think {args.size_think}):\n")
