@@ -208,12 +208,12 @@ def _kept(journal: Journal, save: SaveFile, me: int, seq: int, identity: Identit
 
 def _carried(save: SaveFile, me: int, seq: int, identity: Identity) -> _Kept:
     """This player's side after their save `seq` as `save` carries it (a machine without their journal)."""
-    return _restore(carry.unpack(save)[me], save.secrets.get(me), identity, match_id_bytes(save), seq)
+    return _restore(carry.unpack_sides(save)[me], save.secrets.get(me), identity, match_id_bytes(save), seq)
 
 
 def _check_carry(save: SaveFile, me: int, kept: _Kept) -> Sides:
     """Both sides `save` carries; this player's own must be the one they kept (so it will serve them elsewhere too)."""
-    sides = carry.unpack(save)
+    sides = carry.unpack_sides(save)
     if sides[me] is None or side_digest(sides[me]) != side_digest(kept.side):
         raise CarryError("the file does not carry back your side of the match as your last file had it")
     return sides
@@ -267,7 +267,7 @@ def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
     moves = seat.receive(json.loads(json.dumps(message)))
     _check_labels_after(save, kept, message, moves)
     _check_table(save, seat, moves)
-    sides = _check_carry(save, me, kept) if seq >= 1 else carry.unpack(save)
+    sides = _check_carry(save, me, kept) if seq >= 1 else carry.unpack_sides(save)
     return Opened(save, path, me, seat, check, moves, sides=sides, resumed=resumed)
 
 
@@ -360,7 +360,7 @@ def _signed(draft: SaveFile, seat: Seat, identity: Identity, their_side: Side | 
     side = _side(seat, draft)
     secrets = {**draft.secrets, me: _sealed(seat, side, identity, draft)}
     sides: Sides = (side, their_side) if me == 0 else (their_side, side)
-    protocol = {**draft.protocol, "carry": carry.pack(sides, draft)}
+    protocol = {**draft.protocol, "carry": carry.pack_sides(sides, draft)}
     return saves.sign(dataclasses.replace(draft, secrets=secrets, protocol=protocol), identity), side
 
 

@@ -26,6 +26,7 @@ from pbm.canonical import MAX_SAFE_INT, canonical, check_values, join
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
 from pbm.home import write_atomic
 from pbm.identity import Identity, PublicKey
+from pbm.packing import PackingError, pack, unpack
 
 __all__ = [
     "FORMAT",
@@ -106,6 +107,8 @@ class SaveFile:
     signature: str = ""
     format: str = FORMAT
     version: int = VERSION
+    # `history` as the file packed it, kept so the payload signed is the one read (another zlib may pack otherwise)
+    packed_history: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # own copies, as tuples and plain dicts: nothing the caller keeps can change this save
@@ -158,10 +161,40 @@ def payload(save: SaveFile) -> dict[str, Any]:
         "rules": dataclasses.asdict(save.rules),
         "players": [{"name": p.name, "key": p.key} for p in save.players],
         "state": _plain(save.state),
-        "history": [{"by": t.by, "moves": t.moves} for t in save.history],
+        "history": _history_text(save),
         "protocol": _plain(save.protocol),
         "secrets": {str(seat): blob for seat, blob in sorted(save.secrets.items())},
     }
+
+
+def pack_history(history: tuple[TurnRecord, ...]) -> str:
+    """A game's turns as the file holds them: packed JSON ``[[by, moves], ...]`` (pbm/packing.py), "" before turn 1."""
+    return pack([[t.by, t.moves] for t in history]) if history else ""
+
+
+def unpack_history(text: str) -> tuple[TurnRecord, ...]:
+    """The turns packed in `text`; raises SaveFormatError naming the field for anything else."""
+    if not text:
+        return ()
+    try:
+        entries = unpack(text)
+    except PackingError as e:
+        raise SaveFormatError(f"field 'history' {e}", "history") from e
+    if not isinstance(entries, list):
+        raise SaveFormatError("field 'history' should unpack to a list of turns", "history")
+    history = []
+    for i, entry in enumerate(entries):
+        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], str)):
+            raise SaveFormatError(f"field 'history[{i}]' should be a seat and the moves of a turn", f"history[{i}]")
+        history.append(TurnRecord(entry[0], entry[1]))
+    return tuple(history)
+
+
+def _history_text(save: SaveFile) -> str:
+    packed = save.packed_history
+    if packed is not None and unpack_history(packed) == save.history:
+        return packed
+    return pack_history(save.history)
 
 
 def _plain(value: Any) -> Any:
@@ -233,8 +266,8 @@ def _check_format(doc: dict[str, Any]) -> None:
         raise UnsupportedFormatError(f"this is a version {version} save; this spite reads version {VERSION} ({hint})", "version")
 
 
-_TOP = ("format", "version", "match", "seq", "game", "turn", "prev", "signer", "signature", "score")
-_TABLES = ("rules", "players", "state", "history", "protocol", "secrets")
+_TOP = ("format", "version", "match", "seq", "game", "turn", "prev", "signer", "signature", "score", "history")
+_TABLES = ("rules", "players", "state", "protocol", "secrets")
 
 
 def _from_payload(doc: dict[str, Any]) -> SaveFile:
@@ -264,13 +297,8 @@ def _from_payload(doc: dict[str, Any]) -> SaveFile:
     score = _typed(doc, "score", list, "score")
     if len(score) != 2 or any(type(s) is not int for s in score):
         raise SaveFormatError("field 'score' should be two whole numbers, one per seat", "score")
-    history = []
-    for i, entry in enumerate(_typed(doc, "history", list, "history")):
-        where = f"history[{i}]"
-        if not isinstance(entry, dict):
-            raise SaveFormatError(f"field {where!r} should be a table with by and moves", where)
-        _exact_keys(entry, ("by", "moves"), where)
-        history.append(TurnRecord(_typed(entry, "by", int, f"{where}.by"), _typed(entry, "moves", str, f"{where}.moves")))
+    packed_history = _typed(doc, "history", str, "history")
+    history = unpack_history(packed_history)
     secrets = {}
     for seat in _table(doc, "secrets"):
         if seat not in ("0", "1"):
@@ -286,7 +314,8 @@ def _from_payload(doc: dict[str, Any]) -> SaveFile:
         players=(seats[0], seats[1]),
         score=(score[0], score[1]),
         state=_table(doc, "state"),
-        history=tuple(history),
+        history=history,
+        packed_history=packed_history,
         protocol=_table(doc, "protocol"),
         secrets=secrets,
         signer=_typed(doc, "signer", int, "signer"),

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from cli_helpers import Player, answer, assert_refused, files, make_player, new_file, scratch
 
-from pbm import carry, saves
+from pbm import carry, packing, saves
 
 WARNING = "no record of your side of match"
 
@@ -85,7 +85,7 @@ def _resigned(mail: Mail, path: Path, by: Player, name: str, **changes: Any) -> 
 
 def _with_sides(save: saves.SaveFile, sides: carry.Sides) -> dict[str, Any]:
     """The protocol section of `save` carrying `sides` instead, packed as an honest client would pack them."""
-    return {**save.protocol, "carry": carry.pack(sides, save)}
+    return {**save.protocol, "carry": carry.pack_sides(sides, save)}
 
 
 def refused(player: Player, path: Path) -> str:
@@ -153,7 +153,7 @@ def _alices_side_changed(mail: Mail) -> Path:
     """Bob's answer to Alice's file, re-signed by Bob with one point of Alice's carried side changed."""
     written = answer(mail.bob, mail.chain[-1])
     save = saves.read(written)
-    sides = carry.unpack(save)
+    sides = carry.unpack_sides(save)
     alice = json.loads(json.dumps(sides[0]))
     stock = alice["party"]["game"]["stock"]
     stock[0], stock[-1] = stock[-1], stock[0]  # two cards of the stock swapped: Bob would know where they went
@@ -174,8 +174,8 @@ def test_an_older_side_with_its_own_sealed_secrets_is_refused_on_a_new_machine(m
     """Bob carries back Alice's side and secrets of her previous file, consistent with each other: a rollback of her state."""
     written = answer(mail.bob, mail.chain[-1])
     save, old = saves.read(written), saves.read(mail.chain[-3])
-    sides = carry.unpack(save)
-    protocol = _with_sides(save, (carry.unpack(old)[0], sides[1]))
+    sides = carry.unpack_sides(save)
+    protocol = _with_sides(save, (carry.unpack_sides(old)[0], sides[1]))
     secrets = {**save.secrets, 0: old.secrets[0]}
     path = _resigned(mail, written, mail.bob, "older-side.toml", protocol=protocol, secrets=secrets)
     line = refused(mail.elsewhere(mail.alice, "alice-laptop"), path)
@@ -200,7 +200,7 @@ def test_a_damaged_carry_is_refused_in_one_line(mail: Mail, how: str) -> None:
         text = text[: len(text) // 2]
     else:
         squeeze = zlib.compressobj(9, zdict=carry.context(save))
-        data = b"[" + b" " * (8 * carry.MAX_UNPACKED) + b"]" if how == "bomb" else b"[{}]"
+        data = b"[" + b" " * (8 * packing.MAX_UNPACKED) + b"]" if how == "bomb" else b"[{}]"
         text = base64.urlsafe_b64encode(squeeze.compress(data) + squeeze.flush()).decode().rstrip("=")
     path = _resigned(mail, mail.chain[-1], mail.alice, f"{how}.toml", protocol={**save.protocol, "carry": text})
     for bob in (mail.bob, mail.elsewhere(mail.bob, "bob-laptop")):

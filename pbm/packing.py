@@ -1,0 +1,54 @@
+"""Plain data packed into one line of text for a save: JSON, deflated (zlib), unpadded base64url.
+
+Only for what would otherwise not fit the 16 KiB of a save: a game's turns, and the sides of the match.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import zlib
+from typing import Any
+
+MAX_UNPACKED = 256 * 1024  # what a save's packed fields may unpack to: far above any real game, far below harm
+_LEVEL = 9
+
+
+class PackingError(ValueError):
+    """Text that does not unpack: not base64url, not a whole deflate stream, too big unpacked, or not JSON."""
+
+
+def to_json(value: Any) -> bytes:
+    """`value` as compact JSON with sorted keys: the same data always gives the same bytes."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+
+
+def pack(value: Any, zdict: bytes = b"") -> str:
+    """`value` (plain JSON data) packed into base64url text; `zdict`, if any, is needed again to unpack it."""
+    squeeze = zlib.compressobj(_LEVEL, zdict=zdict) if zdict else zlib.compressobj(_LEVEL)
+    raw = squeeze.compress(to_json(value)) + squeeze.flush()
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def unpack(text: str, zdict: bytes = b"", limit: int = MAX_UNPACKED) -> Any:
+    """The data packed in `text`; raises PackingError, saying what is wrong, for anything else."""
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError) as e:
+        raise PackingError("is not base64url text") from e
+    stretch = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
+    try:
+        data = stretch.decompress(raw, limit)
+    except zlib.error as e:
+        raise PackingError("does not unpack: it was edited or cut") from e
+    if stretch.unconsumed_tail:
+        raise PackingError(f"unpacks to more than {limit // 1024} KiB")
+    if not stretch.eof:
+        raise PackingError("is cut short")
+    if stretch.unused_data:
+        raise PackingError("has junk after its end")
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as e:
+        raise PackingError("does not unpack to plain data") from e
