@@ -110,6 +110,7 @@ class Opened:
             "scores": {self.names[0]: record.scores[0], self.names[1]: record.scores[1]},
             "you": self.names[self.me],
             "target": self.save.rules.target_score,
+            "history": [{"by": self.names[t.by], "moves": t.moves} for t in self.save.history],  # this game's turns so far
         }
         if view is not None and self.game == self.save.game:  # no table yet while this player's next deal is under way
             data["hand"] = [str(c) for c in view.hand]

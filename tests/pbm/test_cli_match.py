@@ -16,7 +16,7 @@ from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
 from pbm.render import card_text
 
-VIEW_FIELDS = ("match", "game", "turn", "to_move", "match_over", "scores", "target")
+VIEW_FIELDS = ("match", "game", "turn", "to_move", "match_over", "scores", "target", "history")
 
 
 @dataclass
@@ -74,6 +74,7 @@ def test_both_players_see_the_same_match_state_at_every_file(short_match: Played
     for step in short_match.steps:
         a, b = step.views["Alice"], step.views["Bob"]
         assert {k: a[k] for k in VIEW_FIELDS} == {k: b[k] for k in VIEW_FIELDS}, step.path
+        assert len(a["history"]) == a["turn"] and all(t["by"] in ("Alice", "Bob") and t["moves"] for t in a["history"]), step.path
         bob = "Opponent" if step is short_match.steps[0] else "Bob"  # the invitation names nobody; Bob's name comes with his answer
         assert (a["you"], b["you"]) == ("Alice", bob)
         assert a["to_move"] == (None if a["match_over"] else b["you"] if step.reader.name == "Bob" else "Alice"), step.path
