@@ -315,9 +315,13 @@ def verify(file: Annotated[Path, typer.Argument(help="A save file of one of your
     journal.close()
     save = opened.save
     signer = save.players[save.signer]
-    out.print(f"format:    {save.format} version {save.version}, {len(save.protocol)} protocol section, within 16 KiB")
+    out.print(f"format:    {save.format} version {save.version}, within 16 KiB")
     out.print(f"signature: good, by {signer.name} ({signer.fingerprint})")
     out.print(f"chain:     {opened.check.status.value} (save {save.seq} of match {save.match[:8]})")
+    if opened.resumed:
+        out.print("your side: taken from this file (this machine has no record of it), sealed by you and unchanged")
+    elif save.seq > 1 or opened.mine:
+        out.print("your side: carried as your last file left it")
     if opened.mine:
         out.print("moves:     your own file, checked when you wrote it")
         return

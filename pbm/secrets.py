@@ -1,7 +1,7 @@
 """Secrets encrypted to oneself: AES-256-GCM under a key derived (HKDF-SHA256) from the identity key and the match id.
 
-A player's secret scalars ride in the save file this way, so the file alone lets that
-player continue on any machine holding their identity, and nobody else can read them.
+A player's secrets (the seeds of their scalars, their hand) ride in the save file this way, so the
+file alone lets that player continue on any machine holding their identity, and nobody else can read them.
 """
 
 from __future__ import annotations

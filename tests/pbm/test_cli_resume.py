@@ -136,7 +136,9 @@ def test_ones_own_file_opens_on_a_new_machine(mail: Mail) -> None:
     run = alice.ok("show", mail.chain[-1])
     assert WARNING in " ".join(run.stderr.split())
     assert "waiting for them" in run.stdout
-    assert alice.ok("verify", mail.chain[-1]).stdout.count("your own file") == 1
+    verified = alice.ok("verify", mail.chain[-1]).stdout
+    assert "your own file" in verified and "your side: taken from this file" in verified
+    assert "your side: carried as your last file left it" in mail.alice.ok("verify", mail.chain[-1]).stdout
 
 
 def test_a_file_of_an_older_spite_without_the_sides_is_refused_on_a_new_machine(mail: Mail) -> None:
