@@ -148,6 +148,11 @@ def _open(path: Path) -> tuple[Path, Identity, Journal, Opened]:
     except BaseException:
         journal.close()
         raise
+    if not opened.resumed and not opened.carries_mine and opened.save.seq > 1:
+        err.print(
+            "Note: this file does not carry your side of the match (it would not have fitted in 16 KiB); "
+            "your journal has it, so answer this file on this machine."
+        )
     if opened.resumed:
         err.print(
             f"Warning: this machine has no record of your side of match {opened.save.match[:8]}; going on from what the file "

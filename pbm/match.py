@@ -23,7 +23,7 @@ from engine.state import GameState, PlayerView
 from pbm import carry, saves
 from pbm.carry import Side, Sides, side_digest
 from pbm.dealing import Party
-from pbm.errors import CarryError, NoRecordError, NotAPlayerError, ProtocolError, SpiteError, TableMismatchError
+from pbm.errors import CarryError, NoRecordError, NotAPlayerError, ProtocolError, SpiteError, TableMismatchError, TooLargeError
 from pbm.identity import Identity
 from pbm.journal import Check, Journal
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -47,6 +47,11 @@ class Opened:
     mine: bool = False  # the file is this player's own last save
     sides: Sides = (None, None)  # both players' public sides as the file carries them
     resumed: bool = False  # this player's side came from the file: the journal had no record of it
+
+    @property
+    def carries_mine(self) -> bool:
+        """Whether the file carries this player's side (a file that would not fit in 16 KiB with it leaves it out)."""
+        return self.sides[self.me] is not None
 
     @property
     def names(self) -> tuple[str, str]:
@@ -213,9 +218,9 @@ def _carried(save: SaveFile, me: int, seq: int, identity: Identity) -> _Kept:
 
 
 def _check_carry(save: SaveFile, me: int, kept: _Kept) -> Sides:
-    """Both sides `save` carries; this player's own must be the one they kept (so it will serve them elsewhere too)."""
+    """Both sides `save` carries; this player's own, unless left out (a file too big for it), must be the one they kept."""
     sides = carry.unpack_sides(save)
-    if sides[me] is None or side_digest(sides[me]) != side_digest(kept.side):
+    if sides[me] is not None and side_digest(sides[me]) != side_digest(kept.side):
         raise CarryError("the file does not carry back your side of the match as your last file had it")
     return sides
 
@@ -343,8 +348,7 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
         protocol={"message": message},
         secrets=save.secrets,
     )
-    signed, side = _signed(new, seat, identity, opened.sides[1 - me])
-    data = saves.to_toml(signed)
+    signed, data, side = _signed(new, seat, identity, opened.sides[1 - me])
     path = out if out is not None else saves.fresh_path(signed, opened.path)
     if path.exists() or path.resolve() == opened.path.resolve():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
@@ -355,14 +359,24 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     return signed, path
 
 
-def _signed(draft: SaveFile, seat: Seat, identity: Identity, their_side: Side | None) -> tuple[SaveFile, Side]:
-    """`draft` completed with the writer's sealed secrets and both sides' carry, and signed; and the writer's public side."""
+def _signed(draft: SaveFile, seat: Seat, identity: Identity, their_side: Side | None) -> tuple[SaveFile, bytes, Side]:
+    """`draft` completed with the writer's sealed secrets and both sides' carry, signed, and as TOML; and the writer's side.
+
+    Should the file not fit in 16 KiB, it goes without the other player's side: their journal has it.
+    """
     me = seat.party.me
     side = _side(seat, draft)
     secrets = {**draft.secrets, me: _sealed(seat, side, identity, draft)}
-    sides: Sides = (side, their_side) if me == 0 else (their_side, side)
-    protocol = {**draft.protocol, "carry": carry.pack_sides(sides, draft)}
-    return saves.sign(dataclasses.replace(draft, secrets=secrets, protocol=protocol), identity), side
+    for theirs in (their_side, None) if their_side is not None else (None,):
+        sides: Sides = (side, theirs) if me == 0 else (theirs, side)
+        protocol = {**draft.protocol, "carry": carry.pack_sides(sides, draft)}
+        signed = saves.sign(dataclasses.replace(draft, secrets=secrets, protocol=protocol), identity)
+        try:
+            return signed, saves.to_toml(signed), side
+        except TooLargeError:
+            if theirs is None:
+                raise
+    raise AssertionError("unreachable")
 
 
 def new_match(
@@ -390,8 +404,7 @@ def new_match(
         score=(0, 0),
         protocol={"message": message},
     )
-    signed, side = _signed(save, seat, identity, None)
-    data = saves.to_toml(signed)
+    signed, data, side = _signed(save, seat, identity, None)
     path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
     if path.exists():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")

@@ -20,6 +20,7 @@ import pytest
 from cli_helpers import Player, answer, assert_refused, files, make_player, new_file, scratch
 
 from pbm import carry, packing, saves
+from pbm.errors import TooLargeError
 
 WARNING = "no record of your side of match"
 
@@ -146,6 +147,28 @@ def test_a_file_of_an_older_spite_without_the_sides_is_refused_on_a_new_machine(
     path = _resigned(mail, mail.chain[-1], mail.alice, "bare.toml", protocol=bare)
     line = refused(mail.elsewhere(mail.bob, "bob-laptop"), path)
     assert "carries no sides of the match" in line
+
+
+def test_a_file_too_big_for_the_receivers_side_goes_without_it(mail: Mail, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rather than no file at all: the receiver's journal has their side, and spite tells them to answer at home."""
+    real = saves.to_toml
+
+    def too_big_with_both_sides(save: saves.SaveFile) -> bytes:
+        if all(side is not None for side in carry.unpack_sides(save)):
+            raise TooLargeError("this save would take 17000 bytes")  # as if it did: the largest files seen take 14 KiB
+        return real(save)
+
+    monkeypatch.setattr(saves, "to_toml", too_big_with_both_sides)
+    written = answer(mail.bob, mail.chain[-1])
+    monkeypatch.undo()
+    alices, bobs = carry.unpack_sides(saves.read(written))
+    assert alices is None and bobs is not None
+    line = refused(mail.elsewhere(mail.alice, "alice-laptop"), written)
+    assert "does not carry it" in line
+    reply, said = _answer_from(mail.alice, written)
+    assert "does not carry your side of the match" in said and "on this machine" in said
+    assert carry.unpack_sides(saves.read(reply))[1] == bobs  # Bob's side goes back to him as ever
+    answer(mail.bob, reply)
 
 
 # --- cheats: the opponent cannot change what they carry for you ---
