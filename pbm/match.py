@@ -178,7 +178,12 @@ def _restore(side: Side | None, blob: str | None, identity: Identity, match: byt
             "this machine has no record of your side of the match, and the file does not carry it: "
             "continue on the machine (spite home) where you wrote your last file, or copy that spite home here"
         )
-    secrets = json.loads(unseal(blob, identity.private_bytes(), match))
+    try:
+        secrets = json.loads(unseal(blob, identity.private_bytes(), match))
+        if not isinstance(secrets, dict):
+            raise ValueError("not a table")
+    except ValueError as e:  # sealed with this player's key, so by their client: one of another version
+        raise CarryError(f"your sealed secrets in this file are not in a form this spite reads ({e})") from e
     if secrets.get("seq") != seq:
         raise CarryError(f"your sealed secrets in this file are those of save {secrets.get('seq')}, not of your last file (save {seq})")
     if secrets.get("side") != side_digest(side):
