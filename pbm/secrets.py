@@ -13,7 +13,6 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
 from pbm.errors import SecretsError
 from pbm.group import b64, unb64
@@ -24,7 +23,7 @@ _NONCE = 12
 
 def _private_bytes(identity: bytes | Ed25519PrivateKey) -> bytes:
     if isinstance(identity, Ed25519PrivateKey):
-        return identity.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        return identity.private_bytes_raw()
     if not isinstance(identity, bytes | bytearray) or len(identity) != 32:
         raise SecretsError("an identity private key is 32 bytes")
     return bytes(identity)
