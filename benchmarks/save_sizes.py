@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""How big save files get: every file of many whole g4a games, played through the same code as `spite play`.
+
+Each game is a match to 1 point between two fresh players (two spite homes under a temporary
+directory) whose turns a bot plays; every file is written by pbm.match.write_next and read back
+by the other player with pbm.match.open_save, as the command does. Prints the size of the
+largest file of each game against the game's length, the overall median, 99th percentile and
+maximum, where the bytes of the largest file go, and one JSON line:
+
+    python benchmarks/save_sizes.py [--games 20] [--bots expert,expert] [--think 0.01] [--seed 0]
+
+Random bots make the longest games (hundreds of turns): `--bots random,greedy`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import tomllib  # noqa: E402
+
+from engine.bots import make_bot  # noqa: E402
+from engine.rules import G4A  # noqa: E402
+from pbm.identity import load_or_create  # noqa: E402
+from pbm.journal import Journal  # noqa: E402
+from pbm.match import new_match, open_save, replace_rules, write_next  # noqa: E402
+from pbm.saves import MAX_BYTES  # noqa: E402
+
+
+def parts(path: Path) -> dict[str, int]:
+    """Bytes of each top-level field of a save, and of its protocol message and carry, as the file spells them."""
+    doc = tomllib.loads(path.read_text())
+    out = {}
+    for key, value in doc.items():
+        if key == "protocol":
+            for sub, inner in value.items():
+                out[f"protocol.{sub}"] = len(json.dumps(inner, separators=(",", ":"))) if isinstance(inner, dict) else len(inner)
+        elif key == "secrets":
+            out[key] = sum(len(v) for v in value.values())
+        else:
+            out[key] = len(json.dumps(value, separators=(",", ":")))
+    return out
+
+
+def one_game(root: Path, bots: tuple[str, str], think: float, seed: int) -> tuple[int, list[tuple[int, Path]]]:
+    """Play one game to its end and back (keys returned); the game's turns and every file with its size."""
+    players = []
+    for who in ("alice", "bob"):
+        home = root / who
+        home.mkdir(mode=0o700)
+        os.environ["SPITE_PASSPHRASE"] = ""
+        players.append((load_or_create(home, name=who.title()), Journal.open(home)))
+    mail = root / "mail"
+    mail.mkdir()
+    save, path = new_match(players[0][0], players[0][1], replace_rules(G4A, None, 1), "Bob", out=mail / "invitation.toml")
+    files = [(path.stat().st_size, path)]
+    thinkers = [make_bot(bots[p], seed * 2 + p, think=think) for p in (0, 1)]
+    reader, turns = 1, 0
+    while True:
+        identity, journal = players[reader]
+        opened = open_save(path, identity, journal)
+        if not opened.owes_file:
+            break
+        while opened.can_move:
+            opened.seat.play(thinkers[opened.me].choose(opened.view))  # type: ignore[arg-type]
+        save, path = write_next(opened, identity, journal)
+        files.append((path.stat().st_size, path))
+        turns = max(turns, save.turn)
+        reader = 1 - reader
+    for _, journal in players:
+        journal.close()
+    return turns, files
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--bots", default="expert,expert", help="the two bots, e.g. expert,expert or random,greedy")
+    parser.add_argument("--think", type=float, default=0.01, help="seconds a searching bot may think per plan")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    bots = tuple(args.bots.split(","))
+    assert len(bots) == 2, "--bots takes two bot names"
+    started = time.perf_counter()
+    games, every, biggest = [], [], (0, {})
+    for g in range(args.games):
+        with tempfile.TemporaryDirectory() as tmp:
+            turns, files = one_game(Path(tmp), bots, args.think, args.seed + g)  # type: ignore[arg-type]
+            size, path = max(files)
+            games.append((turns, len(files), size))
+            every += [s for s, _ in files]
+            if size > biggest[0]:
+                biggest = (size, parts(path))
+        print(f"game {g + 1}: {turns} turns, {len(files)} files, largest {size:,} B", flush=True)
+    every.sort()
+    result = {
+        "games": args.games,
+        "bots": list(bots),
+        "files": len(every),
+        "median_bytes": statistics.median(every),
+        "p99_bytes": every[min(len(every) - 1, int(0.99 * len(every)))],
+        "max_bytes": every[-1],
+        "limit_bytes": MAX_BYTES,
+        "longest_game_turns": max(t for t, _, _ in games),
+        "largest_file_parts": biggest[1],
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    print(f"\n{len(every)} files in {args.games} games ({args.bots}); longest game {result['longest_game_turns']} turns")
+    median, p99, top = result["median_bytes"], result["p99_bytes"], result["max_bytes"]
+    print(f"median {median:,.0f} B, 99th percentile {p99:,} B, max {top:,} B, limit {MAX_BYTES:,} B")
+    print("largest file, bytes by field: " + ", ".join(f"{k} {v:,}" for k, v in sorted(biggest[1].items(), key=lambda kv: -kv[1])))
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
