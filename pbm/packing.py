@@ -8,11 +8,13 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import zlib
 from typing import Any
 
 MAX_UNPACKED = 256 * 1024  # what a save's packed fields may unpack to: far above any real game, far below harm
 _LEVEL = 9
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
 class PackingError(ValueError):
@@ -33,9 +35,11 @@ def pack(value: Any, zdict: bytes = b"") -> str:
 
 def unpack(text: str, zdict: bytes = b"", limit: int = MAX_UNPACKED) -> Any:
     """The data packed in `text`; raises PackingError, saying what is wrong, for anything else."""
+    if not _BASE64URL.fullmatch(text):
+        raise PackingError("is not base64url text")
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError) as e:
+    except (binascii.Error, ValueError) as e:  # a length no base64 text has
         raise PackingError("is not base64url text") from e
     stretch = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
     try:

@@ -76,7 +76,7 @@ class Persistence:
                         raise ProtocolError("a hand card of the saved game does not open with the saved keys")
             if "dealing" in public:
                 party.dealing = _dealing_from(public["dealing"])
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e
         return party
 
