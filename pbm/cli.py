@@ -325,8 +325,10 @@ def verify(file: Annotated[Path, typer.Argument(help="A save file of one of your
     out.print(f"chain:     {opened.check.status.value} (save {save.seq} of match {save.match[:8]})")
     if opened.resumed:
         out.print("your side: taken from this file (this machine has no record of it), sealed by you and unchanged")
-    elif save.seq > 1 or opened.mine:
+    elif opened.carries_mine and (save.seq > 1 or opened.mine):
         out.print("your side: carried as your last file left it")
+    elif save.seq > 1:
+        out.print("your side: not carried in this file (it would not have fitted); your journal has it")
     if opened.mine:
         out.print("moves:     your own file, checked when you wrote it")
         return

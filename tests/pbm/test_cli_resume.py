@@ -90,6 +90,7 @@ def _with_sides(save: saves.SaveFile, sides: carry.Sides) -> dict[str, Any]:
 
 
 def refused(player: Player, path: Path) -> str:
+    """`spite play --auto PATH` refuses in one line and writes nothing; returns the line."""
     before = files(path.parent)
     line = assert_refused(player.spite("play", path, "--auto"))
     assert new_file(before, path.parent) is None
@@ -165,6 +166,7 @@ def test_a_file_too_big_for_the_receivers_side_goes_without_it(mail: Mail, monke
     assert alices is None and bobs is not None
     line = refused(mail.elsewhere(mail.alice, "alice-laptop"), written)
     assert "does not carry it" in line
+    assert "your side: not carried in this file" in mail.alice.ok("verify", written).stdout
     reply, said = _answer_from(mail.alice, written)
     assert "does not carry your side of the match" in said and "on this machine" in said
     assert carry.unpack_sides(saves.read(reply))[1] == bobs  # Bob's side goes back to him as ever
