@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -57,7 +56,6 @@ def one_game(root: Path, bots: tuple[str, str], think: float, seed: int) -> tupl
     for who in ("alice", "bob"):
         home = root / who
         home.mkdir(mode=0o700)
-        os.environ["SPITE_PASSPHRASE"] = ""
         players.append((load_or_create(home, name=who.title()), Journal.open(home)))
     mail = root / "mail"
     mail.mkdir()

@@ -217,17 +217,10 @@ def _kept(journal: Journal, save: SaveFile, me: int, seq: int, identity: Identit
     return _restore(data["side"], data["blob"], identity, match_id_bytes(save), seq)
 
 
-def _carried(save: SaveFile, me: int, seq: int, identity: Identity) -> _Kept:
-    """This player's side after their save `seq` as `save` carries it (a machine without their journal)."""
-    return _restore(carry.unpack_sides(save)[me], save.secrets.get(me), identity, match_id_bytes(save), seq)
-
-
-def _check_carry(save: SaveFile, me: int, kept: _Kept) -> Sides:
-    """Both sides `save` carries; this player's own, unless left out (a file too big for it), must be the one they kept."""
-    sides = carry.unpack_sides(save)
+def _check_carry(sides: Sides, me: int, kept: _Kept) -> None:
+    """This player's side as a file carries it, unless left out (a file too big for it), must be the one they kept."""
     if sides[me] is not None and side_digest(sides[me]) != side_digest(kept.side):
         raise CarryError("the file does not carry back your side of the match as your last file had it")
-    return sides
 
 
 def _game_label(message: dict, previous: int) -> int:
@@ -262,11 +255,14 @@ def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
     seq = save.seq if save.signer == me else save.seq - 1  # this player's last file: this one, or the one it answers
     kept = _kept(journal, save, me, seq, identity) if seq >= 1 else None
     resumed = seq >= 1 and kept is None
+    # with the journal, the carry is unpacked last: a changed message then fails on its own checks, not on the carry's
+    sides = carry.unpack_sides(save) if resumed or save.signer == me else None
     if resumed:
-        kept = _carried(save, me, seq, identity)
+        assert sides is not None
+        kept = _restore(sides[me], save.secrets.get(me), identity, match_id_bytes(save), seq)
     if save.signer == me:
-        assert kept is not None
-        sides = _check_carry(save, me, kept)
+        assert kept is not None and sides is not None
+        _check_carry(sides, me, kept)
         return Opened(save, path, me, kept.seat, check, mine=True, sides=sides, resumed=resumed)
     message = save.protocol.get("message")
     if not isinstance(message, dict):
@@ -278,7 +274,9 @@ def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
     moves = seat.receive(json.loads(json.dumps(message)))
     _check_labels_after(save, kept, message, moves)
     _check_table(save, seat, moves)
-    sides = _check_carry(save, me, kept) if seq >= 1 else carry.unpack_sides(save)
+    sides = sides or carry.unpack_sides(save)
+    if seq >= 1:
+        _check_carry(sides, me, kept)
     return Opened(save, path, me, seat, check, moves, sides=sides, resumed=resumed)
 
 

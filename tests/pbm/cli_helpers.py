@@ -17,6 +17,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import pbm.cli
+from pbm import saves
 from pbm.identity import Identity, load_or_create
 
 WIDTH = 100
@@ -110,6 +111,17 @@ def scratch(fallback: Path) -> Iterator[Path]:
         yield root
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@contextmanager
+def copied_match(base: Path, fallback: Path) -> Iterator[tuple[Path, list[Path]]]:
+    """A private copy of a match played under `base` (spite homes and mail/), so a test may change it freely.
+
+    Yields the copy's root and its files in the order of the chain, the invitation first.
+    """
+    with scratch(fallback) as root:
+        shutil.copytree(base, root, dirs_exist_ok=True)
+        yield root, sorted((root / "mail").iterdir(), key=lambda p: saves.read(p).seq)
 
 
 def make_player(root: Path, name: str) -> Player:

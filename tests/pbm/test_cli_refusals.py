@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from cli_helpers import ENV, Player, answer, assert_refused, files, make_player, new_file, scratch
+from cli_helpers import ENV, Player, answer, assert_refused, copied_match, files, make_player, new_file, scratch
 
 from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
@@ -60,13 +60,9 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture()
 def table(base: Path, tmp_path: Path) -> Iterator[Table]:
     """A private copy of the module's match, so a test may change journals freely."""
-    with scratch(tmp_path) as root:
-        shutil.copytree(base, root, dirs_exist_ok=True)
-        folder = root / "mail"
-        chain = sorted(folder.iterdir(), key=lambda p: saves.read(p).seq)
-        yield Table(
-            Player("Alice", root / "home-alice"), Player("Bob", root / "home-bob"), Player("Carol", root / "home-carol"), folder, chain
-        )
+    with copied_match(base, tmp_path) as (root, chain):
+        players = (Player(name, root / f"home-{name.lower()}") for name in ("Alice", "Bob", "Carol"))
+        yield Table(*players, root / "mail", chain)
 
 
 def refused(player: Player, file: Path, *args: str, command: str = "play") -> str:

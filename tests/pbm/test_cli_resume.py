@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import Player, answer, assert_refused, files, make_player, new_file, scratch
+from cli_helpers import Player, answer, assert_refused, copied_match, files, make_player, new_file, scratch
 
 from pbm import carry, packing, saves
 from pbm.errors import TooLargeError
@@ -68,11 +68,8 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture()
 def mail(base: Path, tmp_path: Path) -> Iterator[Mail]:
     """A private copy of the module's match."""
-    with scratch(tmp_path) as root:
-        shutil.copytree(base, root, dirs_exist_ok=True)
-        folder = root / "mail"
-        chain = sorted(folder.iterdir(), key=lambda p: saves.read(p).seq)
-        yield Mail(Player("Alice", root / "home-alice"), Player("Bob", root / "home-bob"), root, folder, chain)
+    with copied_match(base, tmp_path) as (root, chain):
+        yield Mail(Player("Alice", root / "home-alice"), Player("Bob", root / "home-bob"), root, root / "mail", chain)
 
 
 def _resigned(mail: Mail, path: Path, by: Player, name: str, **changes: Any) -> Path:
