@@ -17,9 +17,9 @@ import tomli_w
 
 from engine.bots import make_bot
 from engine.rules import Ruleset
-from pbm.dealing import Party
-from pbm.deck import seeded_rng
-from pbm.seat import Seat
+from pbm.protocol.dealing import Party
+from pbm.protocol.deck import seeded_rng
+from pbm.protocol.seat import Seat
 
 TURN_BUDGET_MS = 20.0
 GAME_BUDGET_S = 3.0

@@ -76,7 +76,7 @@ class ChainError(JournalError):
     """A save that does not continue from the latest save known for its match."""
 
 
-# --- fair dealing (pbm/group.py, pbm/proofs.py, pbm/dealing.py, pbm/secrets.py) ---
+# --- fair dealing (pbm/protocol/group.py, pbm/protocol/proofs.py, pbm/protocol/dealing.py, pbm/secrets.py) ---
 
 
 class ProtocolError(SpiteError):

@@ -22,12 +22,12 @@ from engine.rules import Ruleset
 from engine.state import GameState, PlayerView
 from pbm import carry, saves
 from pbm.carry import Side, Sides, side_digest
-from pbm.dealing import Party
 from pbm.errors import CarryError, NoRecordError, NotAPlayerError, ProtocolError, SpiteError, TableMismatchError, TooLargeError
 from pbm.identity import Identity
 from pbm.journal import Check, Journal
+from pbm.protocol.dealing import Party
+from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
-from pbm.seat import Seat
 from pbm.secrets import seal, unseal
 from pbm.table import table_data, table_state
 

@@ -86,7 +86,7 @@ class SaveFile:
 
     `seq` numbers the saves of a match from 1 (each file continues the one before, whose hash
     is `prev`); `game` and `turn` say where that is for people. `state` (public state of the
-    current game) and `protocol` (pbm/dealing.py) are plain TOML-compatible dicts, `secrets`
+    current game) and `protocol` (pbm/protocol/dealing.py) are plain TOML-compatible dicts, `secrets`
     maps a seat to its encrypted blob. Treat the dicts as read-only. An unsigned save has
     signature "".
     """

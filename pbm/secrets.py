@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbm.errors import SecretsError
-from pbm.group import b64, unb64
+from pbm.protocol.group import b64, unb64
 
 INFO = b"spite/secrets/v1"
 _NONCE = 12

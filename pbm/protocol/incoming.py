@@ -1,6 +1,6 @@
 """Checking the other player's turn on receipt: reveals, the end of turn (shuffle, draw, merge, pools), revealed keys.
 
-A mixin of :class:`pbm.dealing.Party`. Nothing is taken in here: what checks out is staged
+A mixin of :class:`pbm.protocol.dealing.Party`. Nothing is taken in here: what checks out is staged
 for the engine's dealer calls, so a refused message changes nothing.
 """
 
@@ -10,10 +10,10 @@ from typing import Any
 
 from engine.cards import RANK_TEXT, Card
 from engine.moves import HAND, PAYOFF, InvalidMoveError, Move, parse_turn
-from pbm import group, proofs
-from pbm.deck import HandCard
 from pbm.errors import CardError, ProtocolError, StaleMessageError
-from pbm.proofs import read_proof, read_proofs
+from pbm.protocol import group, proofs
+from pbm.protocol.deck import HandCard
+from pbm.protocol.proofs import read_proof, read_proofs
 
 
 class TurnChecks:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import nacl.bindings as na
 import pytest
 
-from pbm import group
-from pbm.deck import seeded_rng
 from pbm.errors import PointError
+from pbm.protocol import group
+from pbm.protocol.deck import seeded_rng
 
 MATCH = bytes(range(16))
 # encodings of points of small order (the 8-torsion of edwards25519), from libsodium's own blocklist

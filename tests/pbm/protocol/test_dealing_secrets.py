@@ -6,9 +6,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from dealing_play import MATCH, SMALL, make_seats, play
 
-from pbm.dealing import Party
 from pbm.errors import SecretsError
-from pbm.group import b64
+from pbm.protocol.dealing import Party
+from pbm.protocol.group import b64
 from pbm.secrets import seal, unseal
 
 IDENTITY = bytes(range(100, 132))

@@ -11,9 +11,9 @@ import tomli_w
 
 from engine.bots import make_bot
 from engine.rules import Ruleset
-from pbm.dealing import Party
-from pbm.deck import seeded_rng
-from pbm.seat import Seat
+from pbm.protocol.dealing import Party
+from pbm.protocol.deck import seeded_rng
+from pbm.protocol.seat import Seat
 
 MATCH = bytes(range(16))
 SMALL = Ruleset(name="small", decks=1, payoff_size=5, hand_size=3, side_stacks=2, center_stacks=2, target_score=100)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbm import group
 from pbm.errors import PointError, ProofError
-from pbm.group import Point, Rng, Scalar
+from pbm.protocol import group
+from pbm.protocol.group import Point, Rng, Scalar
 
 PROOF_TAG = b"spite/strip/v1"
 _G = group.base(bytes([1]) + bytes(31))

@@ -10,8 +10,8 @@ from engine.game import apply, new_game
 from engine.moves import IllegalMoveError, Move
 from engine.rules import Ruleset
 from engine.state import GameState, Pool
-from pbm.dealing import Party
 from pbm.errors import ProtocolError
+from pbm.protocol.dealing import Party
 
 
 class Seat:

@@ -9,11 +9,11 @@ import pytest
 from dealing_play import SMALL, make_seats, play
 
 from engine.rules import Ruleset
-from pbm import group
-from pbm.dealing import Party
 from pbm.errors import AuditError, CardError, PointError, ProofError, ProtocolError, StaleMessageError
-from pbm.group import Point, Scalar
-from pbm.seat import Seat
+from pbm.protocol import group
+from pbm.protocol.dealing import Party
+from pbm.protocol.group import Point, Scalar
+from pbm.protocol.seat import Seat
 
 G4A_LONG = Ruleset(target_score=500)
 OTHER_CARD = group.b64(group.card_point(bytes(range(16)), 1, 3))
@@ -232,7 +232,7 @@ def _finished_game(seed: int) -> tuple[Any, list[list[Scalar]], Any]:
 
 
 def test_the_audit_passes_an_honest_game_and_names_what_is_wrong_in_a_changed_one() -> None:
-    from pbm.audit import audit_game
+    from pbm.protocol.audit import audit_game
 
     record, keys, match = next(g for g in (_finished_game(s) for s in range(10)) if len(g[0].stock) >= 2)
     audit_game(record, keys, match, 52)

@@ -9,9 +9,9 @@ from typing import Any
 
 from nacl.bindings import crypto_core_ed25519_scalar_reduce
 
-from pbm import group
 from pbm.errors import ProtocolError
-from pbm.group import Point, Rng, Scalar
+from pbm.protocol import group
+from pbm.protocol.group import Point, Rng, Scalar
 
 SYSTEM_RNG: Rng = os.urandom
 SEED_SIZE = 32

@@ -9,9 +9,9 @@ from dealing_play import MATCH, SMALL, make_seats, play
 from test_dealing_cheats import MergeDuplicator, PoolSubstituter
 
 from engine.rules import Ruleset
-from pbm.dealing import Party
 from pbm.errors import AuditError, SpiteError
-from pbm.transcript import audit_transcript
+from pbm.protocol.dealing import Party
+from pbm.protocol.transcript import audit_transcript
 
 
 def _recorded(

@@ -1,6 +1,6 @@
 """Saving and restoring a Party: its public protocol state as plain data, its secret scalars as bytes to seal.
 
-A mixin of :class:`pbm.dealing.Party`.
+A mixin of :class:`pbm.protocol.dealing.Party`.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any, Self
 
 from engine.game import Match
 from engine.rules import G4A, Ruleset
-from pbm import group
-from pbm.deck import SEED_SIZE, GameRecord, epoch_key
 from pbm.errors import ProtocolError
-from pbm.group import Rng, b64s
+from pbm.protocol import group
+from pbm.protocol.deck import SEED_SIZE, GameRecord, epoch_key
+from pbm.protocol.group import Rng, b64s
 
 VERSION = 1
 SECRETS_VERSION = 2  # 1 listed every scalar; 2 gives one seed per game they derive from

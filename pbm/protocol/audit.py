@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from engine.cards import Card
-from pbm import group
-from pbm.deck import GameRecord
 from pbm.errors import AuditError
-from pbm.group import Point, Scalar
+from pbm.protocol import group
+from pbm.protocol.deck import GameRecord
+from pbm.protocol.group import Point, Scalar
 
 
 def check_keys(keys: Sequence[Scalar], public: Sequence[Point], player: int, game: int) -> None:

@@ -6,7 +6,7 @@ import tomli_w
 from dealing_play import MATCH, SMALL, TINY, make_seats, play
 
 from engine.rules import G4A, Ruleset
-from pbm.dealing import Party
+from pbm.protocol.dealing import Party
 from pbm.secrets import seal
 
 G4A_ONE_GAME = Ruleset(target_score=1)

@@ -8,9 +8,9 @@ from itertools import combinations_with_replacement
 import pytest
 from dealing_play import MATCH, SMALL, make_seats, play
 
-from pbm import group
-from pbm.dealing import Party
-from pbm.deck import seeded_rng
+from pbm.protocol import group
+from pbm.protocol.dealing import Party
+from pbm.protocol.deck import seeded_rng
 
 
 def _dealt(seed: int) -> tuple[Party, Party]:
@@ -83,7 +83,7 @@ def test_a_biased_first_shuffle_does_not_bias_the_deal() -> None:
 
     class Lazy(Party):
         def _deal1(self, number: int) -> dict:
-            import pbm.dealing as dealing
+            import pbm.protocol.dealing as dealing
 
             keep = dealing.shuffled
             dealing.shuffled = lambda rng, items: list(items)  # type: ignore[assignment]

@@ -1,6 +1,6 @@
 """The shuffle-by-shuffle audit: replay one game's messages with both players' keys and name the first dishonest shuffle.
 
-The end-of-game audit (pbm/audit.py) needs nothing but the latest state, and finds any card
+The end-of-game audit (pbm/protocol/audit.py) needs nothing but the latest state, and finds any card
 that is missing, doubled or not a card. When the messages of a game are at hand (the journal
 keeps every save), this replay says which shuffle or pool layer broke the deck: each must be
 a re-keyed permutation of its input.
@@ -18,9 +18,9 @@ from engine.game import apply, new_game
 from engine.moves import parse_turn
 from engine.rules import Ruleset
 from engine.state import Pool
-from pbm import group
 from pbm.errors import AuditError
-from pbm.group import Point, Scalar
+from pbm.protocol import group
+from pbm.protocol.group import Point, Scalar
 
 
 def audit_transcript(

@@ -4,7 +4,7 @@ Two parties exchange only messages (plain TOML-compatible dicts). The mover appl
 to its own GameState with its Party as dealer, then :meth:`Party.send` gives the message; the
 receiver's :meth:`Party.receive` checks every point and proof at once and returns the moves,
 which the receiver applies to its own state with its Party as dealer, then calls
-:meth:`Party.settle`. :class:`pbm.seat.Seat` runs that loop.
+:meth:`Party.settle`. :class:`pbm.protocol.seat.Seat` runs that loop.
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ from engine.game import Match
 from engine.moves import Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Pool
-from pbm import group, proofs
-from pbm.audit import audit_game
-from pbm.dealsteps import DealSteps, starter_of
-from pbm.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
 from pbm.errors import CardError, ProtocolError, StaleMessageError
-from pbm.group import Point, Rng, Scalar, b64s
-from pbm.incoming import TurnChecks
-from pbm.partystate import VERSION, Persistence
-from pbm.proofs import Context
+from pbm.protocol import group, proofs
+from pbm.protocol.audit import audit_game
+from pbm.protocol.dealsteps import DealSteps, starter_of
+from pbm.protocol.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
+from pbm.protocol.group import Point, Rng, Scalar, b64s
+from pbm.protocol.incoming import TurnChecks
+from pbm.protocol.partystate import VERSION, Persistence
+from pbm.protocol.proofs import Context
 
 __all__ = ["VERSION", "Party", "starter_of"]
 
@@ -58,7 +58,7 @@ class Party(DealSteps, TurnChecks, Persistence):
         self.game: GameRecord | None = None
         self.dealing: dict[str, Any] | None = None  # the next game's deal while it is under way
         self.keys: dict[int, list[Scalar]] = {}  # my secret scalars, by game
-        self.seeds: dict[int, bytes] = {}  # the seed each game's scalars derive from (pbm.deck.epoch_key)
+        self.seeds: dict[int, bytes] = {}  # the seed each game's scalars derive from (pbm.protocol.deck.epoch_key)
         self.theirs: dict[int, list[Scalar]] = {}  # the opponent's revealed scalars, by game
         self.sent_secrets: set[int] = set()
         self.outbox: dict[str, Any] = {}

@@ -1,17 +1,17 @@
 """The deal of one game in three messages (docs/protocol.md): the steps of the first and the second shuffler.
 
-A mixin of :class:`pbm.dealing.Party`; it reads and writes the party's fields.
+A mixin of :class:`pbm.protocol.dealing.Party`; it reads and writes the party's fields.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbm import group, proofs
-from pbm.deck import GameRecord, HandCard, shuffled
 from pbm.errors import CardError, ProtocolError, StaleMessageError
-from pbm.group import Point, b64s
-from pbm.proofs import read_proofs
+from pbm.protocol import group, proofs
+from pbm.protocol.deck import GameRecord, HandCard, shuffled
+from pbm.protocol.group import Point, b64s
+from pbm.protocol.proofs import read_proofs
 
 
 def starter_of(game: int) -> int:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbm import group, proofs
-from pbm.deck import seeded_rng
 from pbm.errors import ProofError
-from pbm.proofs import Context
+from pbm.protocol import group, proofs
+from pbm.protocol.deck import seeded_rng
+from pbm.protocol.proofs import Context
 
 MATCH = bytes(range(16))
 CTX = Context(MATCH, 1, 14, "hand card 2 of player 1")
