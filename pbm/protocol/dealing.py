@@ -9,6 +9,7 @@ which the receiver applies to its own state with its Party as dealer, then calls
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,14 +21,16 @@ from engine.moves import Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
-from pbm.protocol import group, proofs
+from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.audit import audit_game
 from pbm.protocol.dealsteps import DealSteps, starter_of
 from pbm.protocol.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
-from pbm.protocol.group import Point, Rng, Scalar, b64s
-from pbm.protocol.incoming import TurnChecks
+from pbm.protocol.group import GENERATOR, Point, Rng, Scalar, b64s
+from pbm.protocol.incoming import MERGE_LAYER, MERGED_STOCK, STOCK_SHUFFLE, TurnChecks, pool_name
+from pbm.protocol.messages import Deal3, DrawReservation, End, Merge, Message, Reveal, Shuffle, parse_message
 from pbm.protocol.partystate import VERSION, Persistence
 from pbm.protocol.proofs import Context
+from pbm.protocol.shuffle import ShuffleContext, ShuffleProof
 
 __all__ = ["VERSION", "Party", "starter_of"]
 
@@ -81,6 +84,9 @@ class Party(DealSteps, TurnChecks, Persistence):
 
     def _ctx(self, turn: int, slot: str, game: int | None = None) -> Context:
         return Context(self.match, game if game is not None else self._g().number, turn, slot)
+
+    def _sctx(self, turn: int, name: str, seq: int, game: int | None = None) -> ShuffleContext:
+        return ShuffleContext(self.match, game if game is not None else self._g().number, turn, seq, name)
 
     def _g(self) -> GameRecord:
         if self.game is None:
@@ -137,10 +143,9 @@ class Party(DealSteps, TurnChecks, Persistence):
             unseen=(unseen[0], unseen[1]),
         )
 
-    def staged(self) -> tuple[list[Card], list[Card]]:
-        """The cards a received message will turn up, in order, and my draw: what the dealer calls will answer."""
-        end = self._staged.end
-        return [Card.from_index(i) for _, _, i in self._staged.reveals], [Card.from_index(h.card) for h in (end["draw"] if end else [])]  # type: ignore[arg-type]
+    def staged(self) -> list[Card]:
+        """The cards a received message will turn up, in order: what the dealer calls will answer."""
+        return [Card.from_index(i) for _, _, i in self._staged.reveals]
 
     def turn_up(self, player: int) -> Card:
         g = self._g()
@@ -150,7 +155,7 @@ class Party(DealSteps, TurnChecks, Persistence):
             card_pt, proof = proofs.strip(self._ctx(g.turn, slot), self._my_key(0), g.keys[player][0], layered, self.rng)
             index = self._decode(card_pt, f"game {g.number}, turn {g.turn}: your next pay-off card")
             self._check_new(index, "your next pay-off card")
-            self.outbox.setdefault("reveals", []).append({"kind": "payoff", "point": group.b64(card_pt), "proof": group.b64(proof)})
+            self.outbox.setdefault("reveals", []).append(Reveal("payoff", None, card_pt, proof).to_data())
         else:
             _, _, index = self._next_staged("payoff")
             g.piles[player].pop()
@@ -168,8 +173,7 @@ class Party(DealSteps, TurnChecks, Persistence):
             entry = g.hands[player].pop(slot)
             ctx = self._ctx(g.turn, f"hand card {slot + 1} of player {player + 1}")
             card_pt, proof = proofs.strip(ctx, self._my_key(entry.epoch), g.keys[player][entry.epoch], entry.point, self.rng)
-            reveal = {"kind": "hand", "slot": slot, "point": group.b64(card_pt), "proof": group.b64(proof)}
-            self.outbox.setdefault("reveals", []).append(reveal)
+            self.outbox.setdefault("reveals", []).append(Reveal("hand", slot, card_pt, proof).to_data())
             g.face_up.add(card.index)
             return card
         _, slot, index = self._next_staged("hand")
@@ -201,62 +205,74 @@ class Party(DealSteps, TurnChecks, Persistence):
         return self._make_end(turn, completed, count)
 
     def _make_end(self, turn: int, completed: tuple[Pool, ...], count: int) -> Draw:
-        """My end of turn: shuffle the stock if I must, reserve the other's draw, merge the pools, layer the new ones."""
+        """My end of turn: shuffle the stock if I must, reserve the other's draw, merge the pools, layer the new ones, with proofs."""
         g, me, other = self._g(), self.me, self.other
-        end: dict[str, Any] = {}
-        if not g.shuffled[me]:
-            epoch, k, pub = self._new_key(g.number)
-            factor = group.ratio(k, self._my_key(g.stock_epoch[me]))
-            g.stock = shuffled(self.rng, group.layer(factor, g.stock))
-            g.keys[me].append(pub)
-            g.stock_epoch[me], g.shuffled[me], g.last_shuffle = epoch, True, [me, turn]
-            if g.pools and count <= len(g.stock):  # the merge below re-shuffles at once: only the reserved top need travel
-                end["shuffle"] = {"key": group.b64(pub), "top": b64s(g.stock[len(g.stock) - i - 1] for i in range(count))}
-            else:
-                end["shuffle"] = {"key": group.b64(pub), "stock": b64s(g.stock)}
+        seq = self.seq + 1  # the message this end of turn travels in
+        shuffle_msg = merge_msg = draw_msg = None
+        owes = not g.shuffled[me]
+        at_random = owes and bool(g.pools)  # a merge follows at once and shuffles everything
+        if owes and not g.pools:
+            shuffle_msg = self._rekey(g.stock, turn, seq, STOCK_SHUFFLE)
+            g.shuffled[me], g.last_shuffle = True, [me, turn]
         if count > len(g.stock):
             raise DealerError(f"turn {turn}: {count} cards are due from a stock of {len(g.stock)}")
         if count:
+            # drawing at random places stands in for the shuffle I owe when the merge shuffles everything at once
+            positions = shuffled(self.rng, list(range(len(g.stock))))[:count] if at_random else list(range(count))
             k_cur = self._my_key(g.stock_epoch[me])
             pub = g.keys[me][g.stock_epoch[me]]
             drawn, prfs = [], []
-            for i in range(count):
+            for i, pos in enumerate(positions):
                 ctx = self._ctx(turn, f"draw {i + 1} for player {other + 1}")
-                pt, proof = proofs.strip(ctx, k_cur, pub, g.stock[-1 - i], self.rng)
+                pt, proof = proofs.strip(ctx, k_cur, pub, g.stock[-1 - pos], self.rng)
                 drawn.append(pt)
                 prfs.append(proof)
                 g.hands[other].append(HandCard(pt, g.stock_epoch[other]))
-            del g.stock[len(g.stock) - count :]
-            end["draw"] = {"points": b64s(drawn), "proofs": b64s(prfs)}
+            taken = {len(g.stock) - 1 - pos for pos in positions}
+            g.stock = [p for i, p in enumerate(g.stock) if i not in taken]
+            draw_msg = DrawReservation(tuple(drawn), tuple(prfs), tuple(positions) if at_random else ())
         if g.pools:
-            epoch, k, pub = self._new_key(g.number)
-            factor = group.ratio(k, self._my_key(g.stock_epoch[me]))
-            merged = group.layer(factor, g.stock) + [group.mul(k, p) for pool in g.pools for p in pool.points]
-            g.stock = shuffled(self.rng, merged)
-            g.keys[me].append(pub)
-            g.stock_epoch[me], g.shuffled, g.last_shuffle = epoch, [True, True], [me, turn]
-            g.shuffled[other] = False
+            k_cur, pub = self._my_key(g.stock_epoch[me]), g.keys[me][g.stock_epoch[me]]
+            pool_points = [p for pool in g.pools for p in pool.points]
+            layered = group.layer(k_cur, pool_points)
+            layer_proof = proofs.prove_batch(self._ctx(turn, MERGE_LAYER), k_cur, pub, pool_points, layered, self.rng)
+            sizes = [len(pool.points) for pool in g.pools]
+            groups = tuple(tuple(layered[sum(sizes[:i]) : sum(sizes[: i + 1])]) for i in range(len(sizes)))
+            merged = self._rekey(g.stock + layered, turn, seq, MERGED_STOCK)
+            g.shuffled, g.last_shuffle = [False, False], [me, turn]
+            g.shuffled[me] = True
             for pool in g.pools:
                 g.face_up.difference_update(pool.cards)
             g.pools = []
-            end["merge"] = {"key": group.b64(pub), "stock": b64s(g.stock)}
+            merge_msg = Merge(groups, layer_proof, merged)
+        pools: list[Shuffle] = []
         if completed:
-            k_cur = self._my_key(g.stock_epoch[me])
-            layered_pools = []
-            for pool in completed:
+            k_cur, pub = self._my_key(g.stock_epoch[me]), g.keys[me][g.stock_epoch[me]]
+            for n, pool in enumerate(completed):
                 cards = [c.index for c in pool.cards]
-                pts = self._layer_pool(g.number, cards, k_cur)
+                pts, proof = self._layer_pool(g.number, cards, k_cur, pub, self._sctx(turn, pool_name(n), seq))
                 g.pools.append(PoolRecord(turn, cards, pts, me, g.stock_epoch[me]))
-                layered_pools.append(b64s(pts))
-            end["pools"] = layered_pools
-        end["turn"] = turn
-        self.outbox["end"] = end
+                pools.append(Shuffle(pub, tuple(pts), proof))
+        self.outbox["end"] = {"turn": turn, **End(shuffle_msg, draw_msg, merge_msg, tuple(pools)).to_data()}
         g.turn += 1
         return Draw((), unseen=count)
 
-    def _layer_pool(self, game: int, cards: list[int], k: Scalar) -> list[Point]:
-        """A completed center stack's public cards under my layer `k`, shuffled."""
-        return shuffled(self.rng, [group.mul(k, group.card_point(self.match, game, c)) for c in cards])
+    def _rekey(self, points: list[Point], turn: int, seq: int, name: str) -> Shuffle:
+        """Move my layer on `points` to a fresh stock key and shuffle them, with the proof; they become the stock."""
+        g, me = self._g(), self.me
+        old = g.keys[me][g.stock_epoch[me]]
+        factor_from = self._my_key(g.stock_epoch[me])
+        epoch, k, pub = self._new_key(g.number)
+        stock, proof = shuffle.shuffle(self._sctx(turn, name, seq), group.ratio(k, factor_from), old, pub, points, self.rng)
+        g.stock = stock
+        g.keys[me].append(pub)
+        g.stock_epoch[me] = epoch
+        return Shuffle(pub, tuple(stock), proof)
+
+    def _layer_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: ShuffleContext) -> tuple[list[Point], ShuffleProof]:
+        """A completed center stack's public cards under my layer `k`, shuffled, with the proof."""
+        encodings = [group.card_point(self.match, game, c) for c in cards]
+        return shuffle.shuffle(ctx, k, GENERATOR, pub, encodings, self.rng)
 
     def _receive_end(self, turn: int, completed: tuple[Pool, ...], count: int) -> Draw:
         """The other's end of turn, checked at receipt: take it in and read my draw."""
@@ -268,10 +284,7 @@ class Party(DealSteps, TurnChecks, Persistence):
             raise ProtocolError(f"game {g.number}, turn {turn}: the message reveals more cards than the moves turn up")
         if len(st["draw"]) != count:
             raise ProtocolError(f"game {g.number}, turn {turn}: {len(st['draw'])} cards were reserved where {count} are due")
-        if len(st["pools"]) != len(completed) or any(len(p.cards) != len(pts) for p, pts in zip(completed, st["pools"], strict=False)):
-            raise ProtocolError(
-                f"game {g.number}, turn {turn}: the message layers {len(st['pools'])} pools where {len(completed)} were completed"
-            )
+        drawn = self.finish_checks(turn, completed)
         self._staged.consumed_end = True
         g.keys[other].extend(st["keys"])
         g.stock, g.stock_epoch[other], g.shuffled = st["stock"], st["epoch"], st["shuffled"]
@@ -285,7 +298,7 @@ class Party(DealSteps, TurnChecks, Persistence):
         for pool, pts in zip(completed, st["pools"], strict=True):
             g.pools.append(PoolRecord(turn, [c.index for c in pool.cards], pts, other, st["epoch"]))
         g.turn += 1
-        return Draw(tuple(Card.from_index(h.card) for h in st["draw"]))  # type: ignore[arg-type]
+        return Draw(tuple(drawn))
 
     # --- messages ---
 
@@ -324,13 +337,13 @@ class Party(DealSteps, TurnChecks, Persistence):
                 self._maybe_audit()
                 self._prune()
         if self.game is None and self.dealing is None and self.me == starter_of(1) and self.seq == 0:
-            msg["deal"] = self._deal1(1)
+            msg["deal"] = self._deal1(1, self.seq + 1)
         elif g is not None and g.over and not self.record.is_over and self.dealing is None:
             nxt = g.number + 1
             if starter_of(nxt) == self.me:
                 if "deal" in msg:
                     raise ProtocolError("two deal steps in one message")
-                msg["deal"] = self._deal1(nxt)
+                msg["deal"] = self._deal1(nxt, self.seq + 1)
         if len(msg) == 4:
             raise ProtocolError("there is nothing to send now")
         self.seq += 1
@@ -338,23 +351,21 @@ class Party(DealSteps, TurnChecks, Persistence):
 
     def receive(self, msg: Any, check: Callable[[list[Move]], None] | None = None) -> list[Move]:
         """Check a message from the other player; returns the moves to apply, with this party as dealer, before settle()."""
-        if not isinstance(msg, dict):
-            raise ProtocolError("a message is a table")
-        if msg.get("v") != VERSION:
-            raise ProtocolError(f"a message of protocol version {msg.get('v')!r}; this spite speaks version {VERSION}")
-        if msg.get("match") != group.b64(self.match):
+        message = parse_message(msg)
+        if message.match != self.match:
             raise StaleMessageError("the message belongs to another match")
-        if msg.get("from") != self.other:
+        if message.sender != self.other:
             raise ProtocolError("the message is not from the other player")
-        seq = msg.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq != self.seq + 1:
-            raise StaleMessageError(f"message {seq} is not the one due (message {self.seq + 1}): a message replayed, lost or out of order")
+        if message.seq != self.seq + 1:
+            raise StaleMessageError(
+                f"message {message.seq} is not the one due (message {self.seq + 1}): a message replayed, lost or out of order"
+            )
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
             raise ProtocolError("the previous message has not been played through")
         saved = (
-            self.game,
-            self.dealing,
-            dict(self.outbox),
+            copy.deepcopy(self.game),
+            copy.deepcopy(self.dealing),
+            copy.deepcopy(self.outbox),
             {g: list(k) for g, k in self.keys.items()},
             dict(self.seeds),
             dict(self.theirs),
@@ -362,7 +373,7 @@ class Party(DealSteps, TurnChecks, Persistence):
             self.seq,
         )
         try:
-            moves = self._receive(msg, seq)
+            moves = self._receive(message)
             if check is not None:  # e.g. the moves played through on a copy of the engine's state
                 check(moves)
             return moves
@@ -371,22 +382,22 @@ class Party(DealSteps, TurnChecks, Persistence):
             self._staged = _Staged()
             raise
 
-    def _receive(self, msg: dict[str, Any], seq: int) -> list[Move]:
+    def _receive(self, msg: Message) -> list[Move]:
         self._staged = _Staged()
-        deal, turn, secrets = msg.get("deal"), msg.get("turn"), msg.get("secrets")
+        deal = msg.deal
         moves: list[Move] = []
-        if deal is not None and deal.get("step") == 3:
-            self._on_deal(deal)
+        if isinstance(deal, Deal3):
+            self._on_deal(deal, msg.seq)
             deal = None
-        if turn is not None:
-            moves = self._on_turn(turn)
-        if secrets is not None:
-            self._on_secrets(secrets)
-            if turn is None:
+        if msg.turn is not None:
+            moves = self._on_turn(msg.turn, msg.seq)
+        if msg.secrets is not None:
+            self._on_secrets(msg.secrets)
+            if msg.turn is None:
                 self._maybe_audit()
         if deal is not None:
-            self._on_deal(deal)
-        self.seq = seq
+            self._on_deal(deal, msg.seq)
+        self.seq = msg.seq
         return moves
 
     def settle(self, state: GameState | None) -> None:

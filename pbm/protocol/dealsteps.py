@@ -1,6 +1,7 @@
 """The deal of one game in three messages (docs/protocol.md): the steps of the first and the second shuffler.
 
-A mixin of :class:`pbm.protocol.dealing.Party`; it reads and writes the party's fields.
+A mixin of :class:`pbm.protocol.dealing.Party`; it reads and writes the party's fields. Each
+step checks every proof of the step it answers before it applies any secret to its points.
 """
 
 from __future__ import annotations
@@ -8,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbm.errors import CardError, ProtocolError, StaleMessageError
-from pbm.protocol import group, proofs
-from pbm.protocol.deck import GameRecord, HandCard, shuffled
-from pbm.protocol.group import Point, b64s
-from pbm.protocol.proofs import read_proofs
+from pbm.protocol import group, proofs, shuffle
+from pbm.protocol.deck import GameRecord, HandCard, seed_stream, shuffled
+from pbm.protocol.group import GENERATOR, Point
+from pbm.protocol.messages import Deal, Deal1, Deal2, Deal3, Shuffle
 
 
 def starter_of(game: int) -> int:
@@ -19,125 +20,141 @@ def starter_of(game: int) -> int:
     return (game - 1) % 2
 
 
+DECK = "the first shuffle of the deck"
+DEAL = "the second shuffle of the deck"
+
+
+def strip_slots(first: int, second: int) -> tuple[str, str]:
+    """The names the deal's two batches of strips are bound to."""
+    return (
+        f"the pay-off pile and hand of player {first + 1} and the pay-off top of player {second + 1}",
+        f"the pay-off tops and the pay-off pile and hand of player {second + 1}",
+    )
+
+
 class DealSteps:
     """Making and checking the deal's messages."""
 
-    def _on_deal(self, section: Any) -> None:
-        if not isinstance(section, dict):
-            raise ProtocolError("the deal section is not a table")
-        number, step = section.get("game"), section.get("step")
+    def _on_deal(self, deal: Deal, seq: int) -> None:
         expected = 1 if self.game is None else self.game.number + 1
-        if number != expected:
-            raise StaleMessageError(f"a deal of game {number} where game {expected} is next")
-        if step == 1 and self.dealing is None and starter_of(number) == self.other:
-            self._on_deal1(section, number)
-        elif step == 2 and self.dealing is not None and self.dealing["step"] == 1 and self.dealing["game"] == number:
-            self._on_deal2(section, number)
-        elif step == 3:
-            self._on_deal3(section, number)
+        if deal.game != expected:
+            raise StaleMessageError(f"a deal of game {deal.game} where game {expected} is next")
+        step = {Deal1: 1, Deal2: 2, Deal3: 3}[type(deal)]
+        if isinstance(deal, Deal1) and self.dealing is None and starter_of(deal.game) == self.other:
+            self._on_deal1(deal, seq)
+        elif isinstance(deal, Deal2) and self.dealing is not None and self.dealing["step"] == 1 and self.dealing["game"] == deal.game:
+            self._on_deal2(deal, seq)
+        elif isinstance(deal, Deal3) and self.dealing is not None and self.dealing["step"] == 2 and self.dealing["game"] == deal.game:
+            self._on_deal3(deal)
         else:
-            raise StaleMessageError(f"deal step {step} of game {number} is not due now")
+            raise StaleMessageError(f"deal step {step} of game {deal.game} is not due now")
 
-    def _deal1(self, number: int) -> dict[str, Any]:
-        """Step 1: my layer on every card encoding, shuffled."""
+    def _deal1(self, number: int, seq: int) -> dict[str, Any]:
+        """Step 1: my layer on every card encoding, shuffled, with its proof."""
         epoch, k, pub = self._new_key(number)
         assert epoch == 0
-        deck = shuffled(self.rng, group.layer(k, group.encodings(self.match, number, self.ruleset.deck_size)))
+        encodings = group.encodings(self.match, number, self.ruleset.deck_size)
+        deck, perm = self._first_deck(number)
+        proof = shuffle.prove(self._sctx(0, DECK, seq, number), k, GENERATOR, pub, encodings, deck, perm, self.rng)
         self.dealing = {"game": number, "step": 1, "first": self.me}
-        return {"game": number, "step": 1, "key": group.b64(pub), "deck": [group.b64(p) for p in deck]}
+        return Deal1(number, Shuffle(pub, tuple(deck), proof)).to_data()
 
-    def _on_deal1(self, section: dict[str, Any], number: int) -> None:
-        """Step 2 (the second shuffler): pick the first player's cards from its deck, layer and shuffle the rest."""
+    def _first_deck(self, number: int) -> tuple[list[Point], list[int]]:
+        """My first shuffle of game `number` and its permutation, which the game's seed determines.
+
+        So the deck need not be kept (nor carried in files) until the second shuffle of it comes back to be checked.
+        """
+        k = self.keys[number][0]
+        encodings = group.encodings(self.match, number, self.ruleset.deck_size)
+        perm = shuffled(seed_stream(self.seeds[number], b"spite/first-shuffle/v1"), list(range(len(encodings))))
+        return [group.mul(k, encodings[j]) for j in perm], perm
+
+    def _on_deal1(self, deal: Deal1, seq: int) -> None:
+        """Step 2 (the second shuffler): check the first shuffle, shuffle again under my layer, strip it from the first's cards."""
         r = self.ruleset
         n, h, size = r.payoff_size, r.hand_size, r.deck_size
-        their_key = group.point(section.get("key"), "the first shuffler's key")
-        deck = group.points(section.get("deck"), "the shuffled deck", size)
+        number, f = deal.game, self.other
+        given = deal.deck
+        if len(given.points) != size:
+            raise ProtocolError(f"game {number}, the deal: the first shuffle holds {len(given.points)} cards where {size} are due")
+        encodings = group.encodings(self.match, number, size)
+        shuffle.verify(self._sctx(0, DECK, seq, number), given.proof, GENERATOR, given.key, encodings, given.points)
         _, k, pub = self._new_key(number)
-        deck = shuffled(self.rng, deck)
-        first, rest = deck[: n + h + 1], group.layer(k, deck[n + h + 1 :])
-        f = self.other
+        deck, proof = shuffle.shuffle(self._sctx(0, DEAL, seq + 1, number), k, GENERATOR, pub, given.points, self.rng)
+        first = deck[: n + h + 1]
+        ctx = self._ctx(0, strip_slots(f, self.me)[0], number)
+        strips, strip_proof = proofs.strip_batch(ctx, k, pub, first, self.rng)
         rec = GameRecord(number=number, starter=f, keys=[[], []])
-        rec.keys[f], rec.keys[self.me] = [their_key], [pub]
-        rec.piles[f] = first[:n]
-        rec.hands[f] = [HandCard(p, 0) for p in first[n : n + h]]
+        rec.keys[f], rec.keys[self.me] = [given.key], [pub]
+        rec.piles[f] = strips[:n]
+        rec.hands[f] = [HandCard(p, 0) for p in strips[n : n + h]]
+        rest = deck[n + h + 1 :]
         rec.piles[self.me] = rest[: n - 1]
         rec.hands[self.me] = [HandCard(p, 0) for p in rest[n - 1 : n - 1 + h]]
         rec.stock = rest[n - 1 + h :]
-        self.dealing = {"game": number, "step": 2, "first": f, "record": rec, "top": first[n + h]}
-        self.outbox["deal"] = {"game": number, "step": 2, "key": group.b64(pub), "first": b64s(first), "rest": b64s(rest)}
+        self.dealing = {"game": number, "step": 2, "first": f, "record": rec, "top": strips[n + h]}
+        self.outbox["deal"] = Deal2(number, Shuffle(pub, tuple(deck), proof), tuple(strips), strip_proof).to_data()
 
-    def _on_deal2(self, section: dict[str, Any], number: int) -> None:
-        """Step 3 (the first shuffler): read my cards, strip my layer from the tops and the other's pile and hand."""
+    def _on_deal2(self, deal: Deal2, seq: int) -> None:
+        """Step 3 (the first shuffler): check the second shuffle and its strips, read my cards, strip my layer from the other's."""
         r = self.ruleset
         n, h, size = r.payoff_size, r.hand_size, r.deck_size
-        s, me = self.other, self.me
-        their_key = group.point(section.get("key"), "the second shuffler's key")
-        first = group.points(section.get("first"), "the cards picked for the first shuffler", n + h + 1)
-        rest = group.points(section.get("rest"), "the layered deck", size - n - h - 1)
-        if set(first) & set(rest):
-            raise ProtocolError("the second shuffler's deck holds a point twice")
+        number, s, me = deal.game, self.other, self.me
+        mine, _ = self._first_deck(number)
+        given = deal.deck
+        if len(given.points) != size or len(deal.strips) != n + h + 1:
+            raise ProtocolError(f"game {number}, the deal: the second shuffle does not hold the deck and its strips")
+        shuffle.verify(self._sctx(0, DEAL, seq, number), given.proof, GENERATOR, given.key, mine, given.points)
+        deck = list(given.points)
+        proofs.verify_batch(self._ctx(0, strip_slots(me, s)[0], number), deal.strip_proof, given.key, deal.strips, deck[: n + h + 1])
         k = self.keys[number][0]
         pub = group.base(k)
-        inverse = group.invert(k)
         table = self._table(number)
-        plain = group.layer(inverse, first)
-        indices = [table.get(p) for p in plain]
-        if None in indices or len(set(indices)) != len(indices):
-            bad = indices.index(None) + 1 if None in indices else 0
-            raise ProtocolError(f"game {number}, the deal: card {bad or 'of'} the first shuffler's cards is not from its deck")
+        inverse = group.invert(k)
+        hand = [table.get(group.mul(inverse, p)) for p in deal.strips[n : n + h]]
+        if None in hand:  # cannot happen after the proofs unless my own deck was not the deck
+            raise CardError(f"game {number}, the deal: a card of your hand is no card")
         rec = GameRecord(number=number, starter=me, keys=[[], []])
-        rec.keys[me], rec.keys[s] = [pub], [their_key]
-        rec.piles[me] = first[: n - 1]
-        rec.hands[me] = [HandCard(p, 0, i) for p, i in zip(first[n : n + h], indices[n : n + h], strict=True)]
+        rec.keys[me], rec.keys[s] = [pub], [given.key]
+        rec.piles[me] = list(deal.strips[: n - 1])
+        rec.hands[me] = [HandCard(p, 0, i) for p, i in zip(deal.strips[n : n + h], hand, strict=True)]
+        rest = deck[n + h + 1 :]
         rec.stock = rest[n - 1 + h :]
-        strips: list[tuple[Point, Point, bytes]] = []  # (stripped, layered, proof)
-        slots = [(f"pay-off top of player {me + 1}", first[n - 1]), (f"pay-off top of player {s + 1}", first[n + h])]
-        slots += [(f"pay-off card {i + 1} of player {s + 1}", p) for i, p in enumerate(rest[: n - 1])]
-        slots += [(f"hand card {i + 1} of player {s + 1}", p) for i, p in enumerate(rest[n - 1 : n - 1 + h])]
-        for slot, layered in slots:
-            card, proof = proofs.strip(self._ctx(0, slot, number), k, pub, layered, self.rng)
-            strips.append((card, layered, proof))
-        tops = (indices[n - 1], indices[n + h])
-        rec.piles[s] = [c for c, _, _ in strips[2 : n + 1]]
-        rec.hands[s] = [HandCard(c, 0) for c, _, _ in strips[n + 1 :]]
-        rec.face_up = set(tops)
+        layered = [deal.strips[n - 1], deal.strips[n + h], *rest[: n - 1 + h]]
+        ctx = self._ctx(0, strip_slots(me, s)[1], number)
+        strips, strip_proof = proofs.strip_batch(ctx, k, pub, layered, self.rng)
+        tops = (table.get(strips[0]), table.get(strips[1]))
+        if None in tops:
+            raise CardError(f"game {number}, the deal: a pay-off top is no card")
+        rec.piles[s] = strips[2 : n + 1]
+        rec.hands[s] = [HandCard(c, 0) for c in strips[n + 1 :]]
+        rec.face_up = set(tops)  # type: ignore[arg-type]
         self.dealing = {"game": number, "step": 3, "first": me, "tops": {me: tops[0], s: tops[1]}}
-        self.outbox["deal"] = {
-            "game": number,
-            "step": 3,
-            "points": b64s([c for c, _, _ in strips]),
-            "proofs": b64s([p for _, _, p in strips]),
-        }
+        self.outbox["deal"] = Deal3(number, tuple(strips), strip_proof).to_data()
         self._switch(rec)
 
-    def _on_deal3(self, section: dict[str, Any], number: int) -> None:
+    def _on_deal3(self, deal: Deal3) -> None:
         """The second shuffler checks the first's strips, reads both tops and its own hand."""
-        if self.dealing is None or self.dealing.get("step") != 2 or self.dealing["game"] != number:
-            raise StaleMessageError(f"a deal step 3 of game {number} was not expected now")
         r = self.ruleset
         n, h = r.payoff_size, r.hand_size
-        rec: GameRecord = self.dealing["record"]
+        number = deal.game
+        rec: GameRecord = self.dealing["record"]  # type: ignore[index]
         f, me = self.other, self.me
-        pts = group.points(section.get("points"), "the deal's strips", n + h + 1, distinct=False)
-        prfs = read_proofs(section.get("proofs"), n + h + 1, "the deal's strips")
-        key = rec.keys[f][0]
-        layered = [rec.piles[f][-1], self.dealing["top"], *rec.piles[me], *(c.point for c in rec.hands[me])]
-        slots = [f"pay-off top of player {f + 1}", f"pay-off top of player {me + 1}"]
-        slots += [f"pay-off card {i + 1} of player {me + 1}" for i in range(n - 1)]
-        slots += [f"hand card {i + 1} of player {me + 1}" for i in range(h)]
-        for slot, pt, prf, lay in zip(slots, pts, prfs, layered, strict=True):
-            proofs.verify(self._ctx(0, slot, number), prf, key, pt, lay)
+        if len(deal.strips) != n + h + 1:
+            raise ProtocolError(f"game {number}, the deal: {len(deal.strips)} strips where {n + h + 1} are due")
+        layered = [rec.piles[f][-1], self.dealing["top"], *rec.piles[me], *(c.point for c in rec.hands[me])]  # type: ignore[index]
+        proofs.verify_batch(self._ctx(0, strip_slots(f, me)[1], number), deal.strip_proof, rec.keys[f][0], deal.strips, layered)
         table = self._table(number)
-        top_f = table.get(pts[0])
-        top_me = table.get(pts[1])
+        top_f, top_me = table.get(deal.strips[0]), table.get(deal.strips[1])
         if top_f is None or top_me is None or top_f == top_me:
             raise CardError(f"game {number}, the deal: a revealed pay-off top is no card")
         inverse = group.invert(self.keys[number][0])
+        pts = deal.strips
         hand = [table.get(group.mul(inverse, p)) for p in pts[n + 1 :]]
         if None in hand or len({*hand, top_f, top_me}) != h + 2:
             raise CardError(f"game {number}, the deal: your hand does not decode to {h} different cards")
         rec.piles[f] = rec.piles[f][:-1]
-        rec.piles[me] = pts[2 : n + 1]
+        rec.piles[me] = list(pts[2 : n + 1])
         rec.hands[me] = [HandCard(p, 0, i) for p, i in zip(pts[n + 1 :], hand, strict=True)]
         rec.face_up = {top_f, top_me}
         self.dealing = {"game": number, "step": 3, "first": f, "tops": {f: top_f, me: top_me}}

@@ -34,6 +34,24 @@ def epoch_key(seed: bytes, game: int, epoch: int) -> Scalar:
     raise ProtocolError("no usable key derives from this seed")
 
 
+def seed_stream(seed: bytes, label: bytes) -> Rng:
+    """A byte source that a secret seed determines: keyed BLAKE2b in counter mode, one stream per `label` (a PRF)."""
+    from nacl.bindings import crypto_generichash_blake2b_salt_personal as blake2b
+
+    counter = 0
+    buffer = b""
+
+    def read(n: int) -> bytes:
+        nonlocal counter, buffer
+        while len(buffer) < n:
+            buffer += blake2b(label + counter.to_bytes(8, "big"), digest_size=64, key=seed)
+            counter += 1
+        out, buffer = buffer[:n], buffer[n:]
+        return out
+
+    return read
+
+
 def seeded_rng(seed: int | str) -> Rng:
     """A reproducible byte source for tests and benchmarks; real play uses os.urandom."""
     return random.Random(f"spite-rng/{seed}").randbytes

@@ -77,10 +77,15 @@ def points(texts: object, what: str, count: int | None = None, distinct: bool = 
     return out
 
 
+def is_reduced(s: bytes) -> bool:
+    """Whether `s` is a canonical scalar: 32 bytes below the group order."""
+    return len(s) == SIZE and _na.crypto_core_ed25519_scalar_reduce(s + _ZERO) == s
+
+
 def scalar(text: object, what: str) -> Scalar:
     """Decode one incoming scalar, which must be reduced (below the group order)."""
     data = unb64(text, SIZE, what)
-    if _na.crypto_core_ed25519_scalar_reduce(data + _ZERO) != data:
+    if not is_reduced(data):
         raise PointError(f"{what} is not a reduced scalar")
     return data
 
@@ -122,6 +127,9 @@ def ratio(new: Scalar, old: Scalar) -> Scalar:
 
 
 # --- points ---
+
+
+GENERATOR: Point = _na.crypto_scalarmult_ed25519_base_noclamp(bytes([1]) + bytes(31))  # G, the base point
 
 
 def mul(k: Scalar, p: Point, what: str = "a point") -> Point:

@@ -1,76 +1,74 @@
 """Checking the other player's turn on receipt: reveals, the end of turn (shuffle, draw, merge, pools), revealed keys.
 
-A mixin of :class:`pbm.protocol.dealing.Party`. Nothing is taken in here: what checks out is staged
-for the engine's dealer calls, so a refused message changes nothing.
+A mixin of :class:`pbm.protocol.dealing.Party`. Nothing is taken in here: what checks out is
+staged for the engine's dealer calls, so a refused message changes nothing. Every shuffled or
+re-keyed list is checked against its proof before this player applies a secret to any point of it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import RANK_TEXT, Card
-from engine.moves import HAND, PAYOFF, InvalidMoveError, Move, parse_turn
+from engine.moves import HAND, PAYOFF, Move
+from engine.state import Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
-from pbm.protocol import group, proofs
+from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.deck import HandCard
-from pbm.protocol.proofs import read_proof, read_proofs
+from pbm.protocol.group import GENERATOR, Point
+from pbm.protocol.messages import End, Secrets, Shuffle, Turn
+
+STOCK_SHUFFLE = "the stock shuffle"
+MERGE_LAYER = "the pools to merge"
+MERGED_STOCK = "the merged stock"
+
+
+def pool_name(n: int) -> str:
+    """The name a proof of the layer on the n-th pool completed in a turn (from 0) is bound to."""
+    return f"recycling pool {n + 1}"
 
 
 class TurnChecks:
     """The receiver's checks of a turn message."""
 
-    def _on_turn(self, section: Any) -> list[Move]:
+    def _on_turn(self, turn: Turn, seq: int) -> list[Move]:
         g = self._g()
-        if not isinstance(section, dict):
-            raise ProtocolError("the turn section is not a table")
-        if section.get("game") != g.number or section.get("turn") != g.turn or g.over:
-            raise StaleMessageError(
-                f"a turn {section.get('turn')} of game {section.get('game')} where turn {g.turn} of game {g.number} is due"
-            )
+        if turn.game != g.number or turn.turn != g.turn or g.over:
+            raise StaleMessageError(f"a turn {turn.turn} of game {turn.game} where turn {g.turn} of game {g.number} is due")
         if g.to_move != self.other:
             raise StaleMessageError(f"turn {g.turn} is this player's own turn")
-        try:
-            moves = parse_turn(str(section.get("moves", "")))
-        except InvalidMoveError as e:
-            raise ProtocolError(f"turn {g.turn}: {e}") from e
-        if not moves:
-            raise ProtocolError(f"turn {g.turn}: the message has no moves")
+        moves = list(turn.moves)
         x, t = self.other, g.turn
         hand = list(g.hands[x])
         pile = list(g.piles[x])
         seen: set[int] = set()
-        for n, rv in enumerate(section.get("reveals", [])):
-            if not isinstance(rv, dict):
-                raise ProtocolError(f"turn {t}: reveal {n + 1} is not a table")
-            pt = group.point(rv.get("point"), f"turn {t}: reveal {n + 1}")
-            prf = read_proof(rv.get("proof"), f"turn {t}: reveal {n + 1}")
-            if rv.get("kind") == "hand":
-                slot = rv.get("slot")
-                if not isinstance(slot, int) or not 0 <= slot < len(hand):
+        for n, rv in enumerate(turn.reveals):
+            if rv.kind == "hand":
+                slot = rv.slot
+                if slot is None or not 0 <= slot < len(hand):
                     raise ProtocolError(f"turn {t}: reveal {n + 1} names hand card {slot}, which player {x + 1} does not hold")
                 entry = hand.pop(slot)
                 what = f"hand card {slot + 1} of player {x + 1}"
-                proofs.verify(self._ctx(t, what), prf, g.keys[x][entry.epoch], pt, entry.point)
-            elif rv.get("kind") == "payoff":
+                proofs.verify(self._ctx(t, what), rv.proof, g.keys[x][entry.epoch], rv.point, entry.point)
+            else:
                 if not pile:
                     raise ProtocolError(f"turn {t}: reveal {n + 1} turns up a pay-off card that player {x + 1} does not have")
                 layered = pile.pop()
                 what = f"pay-off card {len(pile) + 1} of player {x + 1}"
-                proofs.verify(self._ctx(t, what), prf, g.keys[x][0], pt, layered)
+                proofs.verify(self._ctx(t, what), rv.proof, g.keys[x][0], rv.point, layered)
                 slot = -1
-            else:
-                raise ProtocolError(f"turn {t}: reveal {n + 1} is of no known kind")
-            index = self._decode(pt, f"turn {t}: the reveal of {what}")
+            index = self._decode(rv.point, f"turn {t}: the reveal of {what}")
             self._check_new(index, f"the reveal of {what}", seen)
             seen.add(index)
-            self._staged.reveals.append((rv["kind"], slot, index))
+            self._staged.reveals.append((rv.kind, slot, index))
         ends_game = self._match_reveals(moves, len(g.piles[x]), t)
-        if ends_game and "end" in section:
+        if ends_game and turn.end is not None:
             raise ProtocolError(f"turn {t}: the moves end the game, but the message also ends the turn")
-        if not ends_game and "end" not in section:
+        if not ends_game and turn.end is None:
             raise ProtocolError(f"turn {t}: the moves end the turn, but the message does not")
-        if "end" in section:
-            self._staged.end = self._check_end(section["end"], seen)
+        if turn.end is not None:
+            self._staged.end = self._check_end(turn.end, seen, seq)
         return moves
 
     def _match_reveals(self, moves: list[Move], facedown: int, t: int) -> bool:
@@ -102,86 +100,108 @@ class TurnChecks:
             raise ProtocolError(f"turn {t}: the moves do not end the turn")
         return False
 
-    def _check_end(self, end: Any, seen: set[int]) -> dict[str, Any]:
-        """Check the other's end of turn (shuffle, reservation of my draw, merge, pool layers) and read my draw."""
+    def _check_end(self, end: End, seen: set[int], seq: int) -> dict[str, Any]:
+        """Check the other's end of turn (shuffle, reservation of my draw, merge) against its proofs, and read my draw."""
         g, x, me, t = self._g(), self.other, self.me, self._g().turn
-        if not isinstance(end, dict):
-            raise ProtocolError(f"turn {t}: the end of turn is not a table")
         stock, epoch, keys = list(g.stock), g.stock_epoch[x], []
-        top: list[bytes] | None = None
+        key = g.keys[x][epoch]
         shuffled_flags, last = list(g.shuffled), []
-        if ("shuffle" in end) != (not g.shuffled[x]):
-            raise ProtocolError(f"turn {t}: player {x + 1} {'must' if not g.shuffled[x] else 'may not'} shuffle the stock now")
-        if "shuffle" in end:
-            sh = _table_of(end["shuffle"], f"turn {t}: the shuffle")
-            keys.append(group.point(sh.get("key"), f"turn {t}: the shuffle's key"))
-            if "top" in sh:  # a merge follows in this turn: only the cards reserved from this shuffle travel
-                if not g.pools:
-                    raise ProtocolError(f"turn {t}: a shuffle must send the whole stock unless a merge follows")
-                top = group.points(sh.get("top"), f"turn {t}: the top of the shuffled stock")
-                if len(top) > len(stock) or len(top) != len(_table_of(end.get("draw", {"points": []}), "the draw").get("points", [])):
-                    raise ProtocolError(f"turn {t}: the top of the shuffled stock is not the reserved draw")
-            else:
-                stock = group.points(sh.get("stock"), f"turn {t}: the shuffled stock", len(stock))
-            epoch = len(g.keys[x]) + len(keys) - 1
+        owes, merged = not g.shuffled[x], bool(g.pools)
+        if (end.shuffle is not None) != (owes and not merged):
+            due = "must" if owes and not merged else "may not"
+            raise ProtocolError(f"turn {t}: player {x + 1} {due} shuffle the stock now")
+        if end.shuffle is not None:
+            stock = self._check_rekey(end.shuffle, key, stock, t, seq, STOCK_SHUFFLE)
+            key = end.shuffle.key
+            keys.append(key)
             shuffled_flags[x], last = True, [x, t]
-        key = keys[-1] if keys else g.keys[x][epoch]
         draw: list[HandCard] = []
-        if "draw" in end:
-            dr = _table_of(end["draw"], f"turn {t}: the draw")
-            n = len(dr.get("points", []))
-            if not 0 < n <= min(self.ruleset.hand_size, len(stock)):
-                raise ProtocolError(f"turn {t}: {n} cards reserved from a stock of {len(stock)}")
-            pts = group.points(dr.get("points"), f"turn {t}: the draw", n)
-            prfs = read_proofs(dr.get("proofs"), n, f"turn {t}: the draw")
-            mine = self._my_key(g.stock_epoch[me])
-            inverse = group.invert(mine)
-            for i, (pt, prf) in enumerate(zip(pts, prfs, strict=True)):
-                layered = top[i] if top is not None else stock[-1 - i]
-                proofs.verify(self._ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, layered)
-                index = self._decode(group.mul(inverse, pt), f"turn {t}: your draw {i + 1}")
-                self._check_new(index, f"your draw {i + 1}", seen)
-                seen.add(index)
-                draw.append(HandCard(pt, g.stock_epoch[me], index))
-            stock = stock[: len(stock) - n]
-        merged = bool(g.pools)
-        if ("merge" in end) != merged:
+        if end.draw is not None:
+            pts, prfs = end.draw.points, end.draw.proofs
+            if not 0 < len(pts) <= min(self.ruleset.hand_size, len(stock)):
+                raise ProtocolError(f"turn {t}: {len(pts)} cards reserved from a stock of {len(stock)}")
+            positions = end.draw.positions or tuple(range(len(pts)))
+            if bool(end.draw.positions) != (owes and merged) or max(positions) >= len(stock):
+                raise ProtocolError(
+                    f"turn {t}: the draw is not taken from {'random places' if owes and merged else 'the top'} of the stock"
+                )
+            for i, (pt, prf, pos) in enumerate(zip(pts, prfs, positions, strict=True)):
+                proofs.verify(self._ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, stock[-1 - pos])
+                draw.append(HandCard(pt, g.stock_epoch[me]))
+            taken = {len(stock) - 1 - pos for pos in positions}
+            stock = [p for i, p in enumerate(stock) if i not in taken]
+        if (end.merge is not None) != merged:
             raise ProtocolError(f"turn {t}: the pools completed last turn {'must' if merged else 'cannot'} be merged now")
-        if merged:
-            mg = _table_of(end["merge"], f"turn {t}: the merge")
-            keys.append(group.point(mg.get("key"), f"turn {t}: the merge's key"))
-            size = len(stock) + sum(len(p.cards) for p in g.pools)
-            stock = group.points(mg.get("stock"), f"turn {t}: the merged stock", size)
-            epoch = len(g.keys[x]) + len(keys) - 1
+        if end.merge is not None:
+            layered = end.merge.layered
+            if [len(p) for p in layered] != [len(p.points) for p in g.pools]:
+                raise ProtocolError(f"turn {t}: the merge layers other pools than those completed last turn")
+            pool_points = [p for pool in g.pools for p in pool.points]
+            flat = [p for pool in layered for p in pool]
+            proofs.verify_batch(self._ctx(t, MERGE_LAYER), end.merge.layer_proof, key, pool_points, flat)
+            stock = self._check_rekey(end.merge.stock, key, stock + flat, t, seq, MERGED_STOCK)
+            keys.append(end.merge.stock.key)
             shuffled_flags = [False, False]
             shuffled_flags[x], last = True, [x, t]
-        pools = []
-        if not isinstance(end.get("pools", []), list) or len(end.get("pools", [])) > self.ruleset.center_stacks:
+        if len(end.pools) > self.ruleset.center_stacks:
             raise ProtocolError(f"turn {t}: more pools than there are center stacks")
-        for i, pool in enumerate(end.get("pools", [])):
-            pools.append(group.points(pool, f"turn {t}: pool {i + 1}", self.ruleset.complete_at))
         return {
             "keys": keys,
             "stock": stock,
-            "epoch": epoch,
+            "epoch": len(g.keys[x]) + len(keys) - 1 if keys else epoch,
             "shuffled": shuffled_flags,
             "last_shuffle": last,
             "merged": merged,
             "draw": draw,
-            "pools": pools,
+            "pools": [list(p.points) for p in end.pools],
+            "pool_proofs": list(end.pools),
+            "seq": seq,
+            "seen": seen,
+            "checked": False,
         }
 
-    def _on_secrets(self, section: Any) -> None:
+    def _check_rekey(self, sh: Shuffle, base: Point, inputs: Sequence[Point], t: int, seq: int, name: str) -> list[Point]:
+        """The outputs of a checked shuffle of `inputs` from the key `base` to its new key; raises ProofError naming `name`."""
+        if len(sh.points) != len(inputs):
+            raise ProtocolError(f"turn {t}: {name} holds {len(sh.points)} cards where {len(inputs)} are due")
+        shuffle.verify(self._sctx(t, name, seq), sh.proof, base, sh.key, inputs, sh.points)
+        return list(sh.points)
+
+    def finish_checks(self, turn: int, completed: Sequence[Pool]) -> list[Card]:
+        """Check the other's layer on each center stack it completed this turn (the engine says which), then read my draw.
+
+        Only now, with every proof of the message checked, does my secret touch a point of it: I open my draw.
+        """
+        st = self._staged.end
+        if st is None:
+            raise ProtocolError(f"turn {turn}: the message does not end the turn")
+        if not st["checked"]:
+            self._check_pools(turn, completed, st)
+            g, me = self._g(), self.me
+            inverse = group.invert(self._my_key(g.stock_epoch[me]))
+            for i, card in enumerate(st["draw"]):
+                card.card = self._decode(group.mul(inverse, card.point), f"turn {turn}: your draw {i + 1}")
+                self._check_new(card.card, f"your draw {i + 1}", st["seen"])
+                st["seen"].add(card.card)
+            st["checked"] = True
+        return [Card.from_index(h.card) for h in st["draw"]]  # type: ignore[arg-type]
+
+    def _check_pools(self, turn: int, completed: Sequence[Pool], st: dict[str, Any]) -> None:
+        g, x = self._g(), self.other
+        if len(st["pool_proofs"]) != len(completed):
+            layered = len(st["pool_proofs"])
+            raise ProtocolError(f"game {g.number}, turn {turn}: the message layers {layered} pools where {len(completed)} were completed")
+        key = g.keys[x][st["epoch"]] if not st["keys"] else st["keys"][-1]
+        for n, (pool, sh) in enumerate(zip(completed, st["pool_proofs"], strict=True)):
+            if sh.key != key:
+                raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} is not under player {x + 1}'s stock key")
+            cards = [group.card_point(self.match, g.number, c.index) for c in pool.cards]
+            if len(sh.points) != len(cards):
+                raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} holds {len(sh.points)} cards where {len(cards)} are due")
+            shuffle.verify(self._sctx(turn, pool_name(n), st["seq"]), sh.proof, GENERATOR, key, cards, sh.points)
+
+    def _on_secrets(self, section: Secrets) -> None:
         g = self._g()
-        if not isinstance(section, dict) or section.get("game") != g.number or g.number in self.theirs:
-            raise StaleMessageError(f"keys of game {section.get('game') if isinstance(section, dict) else '?'} are not due now")
-        keys = section.get("keys")
-        if not isinstance(keys, list):
-            raise ProtocolError("the revealed keys are not a list")
-        self.theirs[g.number] = [group.scalar(k, f"revealed key {i}") for i, k in enumerate(keys)]
-
-
-def _table_of(value: Any, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ProtocolError(f"{what} is not a table")
-    return value
+        if section.game != g.number or g.number in self.theirs:
+            raise StaleMessageError(f"keys of game {section.game} are not due now")
+        self.theirs[g.number] = list(section.keys)

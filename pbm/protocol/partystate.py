@@ -14,8 +14,8 @@ from pbm.errors import ProtocolError
 from pbm.protocol import group
 from pbm.protocol.deck import SEED_SIZE, GameRecord, epoch_key
 from pbm.protocol.group import Rng, b64s
+from pbm.protocol.messages import VERSION
 
-VERSION = 1
 SECRETS_VERSION = 2  # 1 listed every scalar; 2 gives one seed per game they derive from
 
 

@@ -7,14 +7,18 @@ game, turn and card slot, and every point, so a proof is good for one slot of on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import nacl.bindings as _na
 
 from pbm.errors import PointError, ProofError
 from pbm.protocol import group
 from pbm.protocol.group import Point, Rng, Scalar
 
 PROOF_TAG = b"spite/strip/v1"
-_G = group.base(bytes([1]) + bytes(31))
+BATCH_TAG = b"spite/batch/v1"
+_G = group.GENERATOR
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,8 @@ def verify(ctx: Context, proof: bytes, key: Point, card: Point, layered: Point) 
     if len(proof) != 64:
         raise ProofError(f"{ctx.describe()}: the proof is not 64 bytes")
     c, s = proof[:32], proof[32:]
+    if not (group.is_reduced(c) and group.is_reduced(s)):  # s + L would verify too: only one form of a proof is accepted
+        raise ProofError(f"{ctx.describe()}: the proof's scalars are not reduced")
     try:
         a1 = group.sub(group.base(s), group.mul(c, key))
         a2 = group.sub(group.mul(s, card), group.mul(c, layered))
@@ -68,6 +74,48 @@ def strip(ctx: Context, k: Scalar, key: Point, layered: Point, rng: Rng) -> tupl
     """Strip the layer k from `layered`, with its proof: (card, proof)."""
     card = group.mul(group.invert(k), layered)
     return card, prove(ctx, k, key, card, layered, rng)
+
+
+def _batch(ctx: Context, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> tuple[Context, Point, Point]:
+    """The context and the two weighted sums Σu_i·card_i, Σu_i·layered_i that one Chaum–Pedersen proof covers for a batch."""
+    if len(cards) != len(layered) or not cards:
+        raise ProofError(f"{ctx.describe()}: a batch proof covers a non-empty list of pairs")
+    n = len(cards).to_bytes(4, "big")
+    seed = _na.crypto_hash_sha512(b"".join([BATCH_TAG, ctx.match, _field(ctx.slot.encode("utf-8")), key, n, *cards, *layered]))
+    weights = [group.hash_scalar(seed + i.to_bytes(4, "big")) for i in range(len(cards))]
+    a, b = group.IDENTITY, group.IDENTITY
+    for u, card, lay in zip(weights, cards, layered, strict=True):
+        a = _na.crypto_core_ed25519_add(a, group.mul(u, card))
+        b = _na.crypto_core_ed25519_add(b, group.mul(u, lay))
+    if a == group.IDENTITY or b == group.IDENTITY:
+        raise ProofError(f"{ctx.describe()}: the batch does not prove out")
+    return Context(ctx.match, ctx.game, ctx.turn, f"{ctx.slot} (batch of {len(cards)})"), a, b
+
+
+def prove_batch(ctx: Context, k: Scalar, key: Point, cards: Sequence[Point], layered: Sequence[Point], rng: Rng) -> bytes:
+    """One proof (64 bytes) that layered_i = k·cards_i for every i, where `key` = k·G.
+
+    The batched Chaum–Pedersen proof of RFC 9497 (section 2.2): weights from a hash of every point,
+    so a single false pair makes the weighted sums disagree except with probability 1/ℓ.
+    """
+    batch, a, b = _batch(ctx, key, cards, layered)
+    return prove(batch, k, key, a, b, rng)
+
+
+def verify_batch(ctx: Context, proof: bytes, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> None:
+    """Raise ProofError naming `ctx` unless `proof` shows layered_i = k·cards_i for every i, for `key` = k·G."""
+    batch, a, b = _batch(ctx, key, cards, layered)
+    try:
+        verify(batch, proof, key, a, b)
+    except ProofError as e:
+        raise ProofError(f"{ctx.describe()}: the batch does not prove out") from e
+
+
+def strip_batch(ctx: Context, k: Scalar, key: Point, layered: Sequence[Point], rng: Rng) -> tuple[list[Point], bytes]:
+    """Strip the layer k from every point of `layered`, with one proof for all: (cards, proof)."""
+    inverse = group.invert(k)
+    cards = [group.mul(inverse, p) for p in layered]
+    return cards, prove_batch(ctx, k, key, cards, layered, rng)
 
 
 def read_proof(text: object, what: str) -> bytes:

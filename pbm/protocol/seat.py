@@ -81,8 +81,9 @@ class _Preview:
     """A dealer that answers from a received message without taking anything in."""
 
     def __init__(self, party: Party, deal: Deal | None = None) -> None:
+        self._party = party
         self._deal = deal
-        self._cards, self._draw = party.staged()
+        self._cards = party.staged()
 
     def deal(self, ruleset: Ruleset, starter: int) -> Deal:
         assert self._deal is not None
@@ -95,7 +96,8 @@ class _Preview:
         return self._next()
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
-        return Draw(tuple(self._draw))
+        # the engine knows which stacks completed: their layers are checked before my draw is opened or anything taken in
+        return Draw(tuple(self._party.finish_checks(turn, completed)))
 
     def _next(self) -> Card:
         if not self._cards:

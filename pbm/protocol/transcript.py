@@ -96,17 +96,18 @@ class _Replay:
         n, h, size = r.payoff_size, r.hand_size, r.deck_size
         f, s = one["from"], two["from"]
         self.first = f
-        if group.base(self.keys[f][0]) != group.point(one["deal"]["key"], "a deal key") or group.base(self.keys[s][0]) != group.point(
-            two["deal"]["key"], "a deal key"
-        ):
-            raise self._fail("the revealed keys are not the deal keys")
-        deck = self._open(group.points(one["deal"]["deck"], "the deck"), f)
+        for player, message in ((f, one), (s, two)):
+            if group.base(self.keys[player][0]) != group.point(message["deal"]["deck"]["key"], "a deal key"):
+                raise self._fail("the revealed keys are not the deal keys")
+        deck = self._open(group.points(one["deal"]["deck"]["points"], "the deck"), f)
         if sorted(c for c in deck if c is not None) != list(range(size)):
             raise self._fail(f"player {f + 1}'s first shuffle of the deal is not the deck")
-        first = self._open(group.points(two["deal"]["first"], "the deal"), f)
-        rest = self._open(group.points(two["deal"]["rest"], "the deal"), f, s)
-        if None in first or None in rest or sorted(first + rest) != list(range(size)):  # type: ignore[type-var, operator]
-            raise self._fail(f"player {s + 1}'s shuffle and split of the deal is not the deck")
+        both = self._open(group.points(two["deal"]["deck"]["points"], "the deal"), f, s)
+        first, rest = both[: n + h + 1], both[n + h + 1 :]
+        if None in both or sorted(both) != list(range(size)):  # type: ignore[type-var]
+            raise self._fail(f"player {s + 1}'s second shuffle of the deal is not the deck")
+        if self._open(group.points(two["deal"]["strips"], "the deal"), f) != first:
+            raise self._fail(f"player {s + 1}'s strips of the deal are not the cards dealt to player {f + 1}")
         self.piles[f] = first[: n - 1]  # type: ignore[assignment]
         self.piles[s] = rest[: n - 1]  # type: ignore[assignment]
         self.tops = {f: first[n - 1], s: first[n + h]}
@@ -128,32 +129,28 @@ class _Replay:
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
         x, y, end = self.mover, 1 - self.mover, self.end
         where = f"turn {turn}: player {x + 1}'s"
-        top: list[int] | None = None
         if "shuffle" in end:
             self._announce(x, end["shuffle"]["key"], f"{where} shuffle")
-            if "stock" in end["shuffle"]:
-                new = self._open(group.points(end["shuffle"]["stock"], "the stock"), x, y)
-                if None in new or Counter(new) != Counter(self.stock):
-                    raise self._fail(f"{where} shuffle of the stock is not a re-keyed permutation of it")
-                self.stock = new  # type: ignore[assignment]
-            else:
-                top = self._open(group.points(end["shuffle"]["top"], "the stock"), x, y)  # type: ignore[assignment]
+            new = self._open(group.points(end["shuffle"]["points"], "the stock"), x, y)
+            if None in new or Counter(new) != Counter(self.stock):
+                raise self._fail(f"{where} shuffle of the stock is not a re-keyed permutation of it")
+            self.stock = new  # type: ignore[assignment]
         if count:
             drawn = self._open(group.points(end["draw"]["points"], "the draw"), y)
-            due = top if top is not None else [self.stock[-1 - i] for i in range(count)]
-            if drawn != due or (top is not None and Counter(top) - Counter(self.stock)):
-                raise self._fail(f"{where} reservation of the draw is not the top of the stock")
-            left = Counter(self.stock) - Counter(drawn)  # type: ignore[arg-type]
-            self.stock = self.stock[: len(self.stock) - count] if top is None else list(left.elements())
+            positions = end["draw"].get("positions") or list(range(count))
+            if drawn != [self.stock[-1 - p] for p in positions]:
+                raise self._fail(f"{where} reservation of the draw is not the cards of the stock it names")
+            taken = {len(self.stock) - 1 - p for p in positions}
+            self.stock = [c for i, c in enumerate(self.stock) if i not in taken]
         if merging:
-            self._announce(x, end["merge"]["key"], f"{where} merge")
-            new = self._open(group.points(end["merge"]["stock"], "the stock"), x, y)
+            self._announce(x, end["merge"]["stock"]["key"], f"{where} merge")
+            new = self._open(group.points(end["merge"]["stock"]["points"], "the stock"), x, y)
             expected = Counter(self.stock) + Counter(c.index for pool in merging for c in pool.cards)
             if None in new or Counter(new) != expected:
                 raise self._fail(f"{where} merge of the recycled cards into the stock is not a re-keyed permutation of them")
             self.stock = new  # type: ignore[assignment]
-        for n, (pool, points) in enumerate(zip(completed, end.get("pools", []), strict=False)):
-            found = self._open(group.points(points, "a pool"), x)
+        for n, (pool, layer) in enumerate(zip(completed, end.get("pools", []), strict=False)):
+            found = self._open(group.points(layer["points"], "a pool"), x)
             if Counter(found) != Counter(c.index for c in pool.cards):
                 raise self._fail(f"{where} layer on recycling pool {n + 1} holds other cards than the center stack")
         return Draw((), unseen=count)

@@ -83,9 +83,9 @@ def test_a_false_draw_is_refused_naming_the_draw() -> None:
 
 def test_a_false_strip_in_the_deal_is_refused() -> None:
     def change(m: dict) -> None:
-        m["deal"]["points"][0] = OTHER_CARD
+        m["deal"]["strips"][0] = OTHER_CARD
 
-    with pytest.raises(ProofError, match="the deal: pay-off top of player 1"):
+    with pytest.raises(ProofError, match="the deal: the pay-off tops and the pay-off pile and hand of player 2"):
         play(make_seats(G4A_LONG, 5), seed=5, tamper=_tamper_first(lambda m: m.get("deal", {}).get("step") == 3, change))
 
 
@@ -102,9 +102,9 @@ def test_an_invalid_or_small_order_point_is_refused_wherever_it_comes(bad: bytes
     text = group.b64(bad)
 
     def in_deck(m: dict) -> None:
-        m["deal"]["deck"][7] = text
+        m["deal"]["deck"]["points"][7] = text
 
-    with pytest.raises(PointError, match=r"the shuffled deck \[8\]"):
+    with pytest.raises(PointError, match=r"the deck: the points \[8\]"):
         play(make_seats(SMALL, 7), seed=7, tamper=_tamper_first(lambda m: m.get("deal", {}).get("step") == 1, in_deck))
 
     def in_reveal(m: dict) -> None:
@@ -116,7 +116,7 @@ def test_an_invalid_or_small_order_point_is_refused_wherever_it_comes(bad: bytes
 
 def test_a_repeated_point_in_a_shuffle_is_refused_at_once() -> None:
     def change(m: dict) -> None:
-        m["deal"]["rest"][5] = m["deal"]["rest"][6]
+        m["deal"]["deck"]["points"][5] = m["deal"]["deck"]["points"][6]
 
     with pytest.raises(ProtocolError, match="the same point twice"):
         play(make_seats(SMALL, 9), seed=9, tamper=_tamper_first(lambda m: m.get("deal", {}).get("step") == 2, change))
@@ -156,7 +156,7 @@ def test_a_message_of_another_match_is_refused() -> None:
         seats[1].receive({**message, "match": group.b64(bytes(16))})
 
 
-# --- dishonest shuffles: caught at the latest by the end-of-game audit ---
+# --- dishonest shuffles: refused on receipt, their proof does not check out ---
 
 
 class _Quiet(Party):
@@ -174,12 +174,12 @@ class _Quiet(Party):
 
 
 class PoolSubstituter(_Quiet):
-    """Recycles a completed center stack with one card swapped for another card of the deck."""
+    """Recycles a completed center stack with one card swapped for another card of the deck, proving the swapped list."""
 
-    def _layer_pool(self, game: int, cards: list[int], k: Scalar) -> list[Point]:
+    def _layer_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
         swap = next(c for c in range(self.ruleset.deck_size) if c not in cards)
         self.cheated = True
-        return super()._layer_pool(game, [swap, *cards[1:]], k)
+        return super()._layer_pool(game, [swap, *cards[1:]], k, pub, ctx)
 
 
 class MergeDuplicator(_Quiet):
@@ -193,21 +193,20 @@ class MergeDuplicator(_Quiet):
             given = group.point(end["draw"]["points"][0], "draw")
             k = self._my_key(g.stock_epoch[self.me])  # type: ignore[union-attr]
             g.stock[0] = group.mul(k, given)  # type: ignore[union-attr]
-            end["merge"]["stock"][0] = group.b64(g.stock[0])  # type: ignore[union-attr]
+            end["merge"]["stock"]["points"][0] = group.b64(g.stock[0])  # type: ignore[union-attr]
             self.cheated = True
         return draw
 
 
-@pytest.mark.parametrize("cheat", [PoolSubstituter, MergeDuplicator])
-def test_a_dishonest_shuffle_is_caught_by_the_honest_player(cheat: type[_Quiet]) -> None:
+@pytest.mark.parametrize(("cheat", "named"), [(PoolSubstituter, "recycling pool 1"), (MergeDuplicator, "the merged stock")])
+def test_a_dishonest_shuffle_is_refused_by_the_honest_player_on_receipt(cheat: type[_Quiet], named: str) -> None:
     caught = 0
     for seed in range(12):
         seats = make_seats(SMALL, seed, classes=(cheat, Party))
         try:
             play(seats, seed=seed, stop_after_deal=2, check=False)
-        except (AuditError, CardError, PointError) as e:
-            # a copy can even be caught at once: the same point twice in a merged stock
-            assert seats[0].party.cheated and str(e)
+        except ProofError as e:
+            assert seats[0].party.cheated and named in str(e) and "the shuffle does not prove out" in str(e)
             caught += 1
         else:
             assert not seats[0].party.cheated, f"seed {seed}: a cheat went unnoticed"

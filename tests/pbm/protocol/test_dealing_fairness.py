@@ -82,15 +82,9 @@ def test_a_biased_first_shuffle_does_not_bias_the_deal() -> None:
     """G2: the first shuffler deals its deck unshuffled; the second's shuffle alone still makes the deal uniform."""
 
     class Lazy(Party):
-        def _deal1(self, number: int) -> dict:
-            import pbm.protocol.dealing as dealing
-
-            keep = dealing.shuffled
-            dealing.shuffled = lambda rng, items: list(items)  # type: ignore[assignment]
-            try:
-                return super()._deal1(number)
-            finally:
-                dealing.shuffled = keep
+        def _first_deck(self, number: int) -> tuple[list[bytes], list[int]]:
+            encodings = group.encodings(MATCH, number, SMALL.deck_size)
+            return group.layer(self.keys[number][0], encodings), list(range(len(encodings)))
 
     deals, counts = 120, [0, 0]
     for seed in range(deals):
@@ -117,7 +111,7 @@ def test_no_key_a_player_holds_opens_the_other_hand_the_stock_or_the_other_pay_o
     looked = []
 
     def peek(n: int, message: dict) -> dict:
-        if n % 4 == 3:  # a deal step, then every few turns on
+        if n % 3 == 2:  # a deal step, then every few turns on
             for seat in seats:
                 party, g = seat.party, seat.party.game
                 if g is None or g.number not in party.keys:

@@ -33,8 +33,8 @@ def test_a_g4a_match_to_its_end_audits_every_game_on_both_sides() -> None:
 
 
 def test_recycled_center_stacks_are_merged_back_and_drawn_from() -> None:
-    seats = make_seats(SMALL, 2)
-    played = play(seats, ("greedy", "greedy"), seed=2, stop_after_deal=2)
+    seats = make_seats(SMALL, 1)
+    played = play(seats, ("greedy", "greedy"), seed=1, stop_after_deal=2)
     assert played.merges >= 1
     assert all(seat.party.game.number == 2 for seat in seats)
 
@@ -47,16 +47,17 @@ def test_ties_when_the_stock_runs_out_are_audited_and_the_next_game_follows() ->
 
 
 def test_many_small_games_keep_both_sides_in_agreement() -> None:
-    merges = 0
-    shuffles: list[str] = []
-    # seed 130 is one of the rare matches (about 1 in 80) where a player must shuffle just before a merge
-    for seed in (*range(7), 130):
-        played = play(make_seats(SMALL, seed), ("greedy", "greedy"), seed=seed, stop_after_deal=3)
+    merges, shuffles, at_random = 0, 0, 0
+    # seed 70 is one of the rare matches (about 1 in 70) where a player owes a shuffle just before a merge
+    for seed in (*range(7), 70):
+        played = play(make_seats(SMALL, seed), ("greedy", "greedy"), seed=seed, stop_after_deal=2)
         merges += played.merges
-        shuffles += [k for m in played.messages for k in m.get("turn", {}).get("end", {}).get("shuffle", {}) if k != "key"]
+        ends = [m["turn"]["end"] for m in played.messages if "end" in m.get("turn", {})]
+        shuffles += sum("shuffle" in end for end in ends)
+        at_random += sum("positions" in end.get("draw", {}) for end in ends)
     assert merges >= 3
-    # both kinds of stock shuffle: the whole stock, and only the reserved top when a merge follows at once
-    assert "stock" in shuffles and "top" in shuffles
+    # both ways of owing the stock a shuffle: shuffle it, or (when a merge follows at once) draw at random places
+    assert shuffles >= 1 and at_random >= 1
 
 
 def test_messages_are_plain_toml_data_and_small() -> None:
@@ -72,25 +73,30 @@ def test_messages_are_plain_toml_data_and_small() -> None:
 
     for message in played.messages:
         assert plain(message)
-        assert len(tomli_w.dumps(message).encode()) < 8 * 1024
+        proven = "deal" in message or any(k in message.get("turn", {}).get("end", {}) for k in ("shuffle", "merge", "pools"))
+        assert len(tomli_w.dumps(message).encode()) < (26 if proven else 8) * 1024
 
 
-def test_a_save_stays_under_16_kib_at_every_point_of_a_g4a_game() -> None:
-    """Message plus the sender's whole protocol state (public data and sealed secrets) after every send."""
+def test_a_save_stays_under_its_budget_at_every_point_of_a_g4a_game() -> None:
+    """Message plus the sender's whole protocol state (public data and sealed secrets) after every send.
+
+    16 KiB for an ordinary turn, 32 KiB for one that carries a proof of shuffle (PROTOCOL.md's budgets).
+    """
     seats = make_seats(Ruleset(target_score=200), 4)
     identity = bytes(range(32))
-    worst = 0
+    worst = {False: 0, True: 0}
 
     def measure(_n: int, message: dict) -> dict:
-        nonlocal worst
         sender = seats[message["from"]].party
         size = len(tomli_w.dumps({"message": message, "protocol": sender.export_public()}).encode())
         size += len(seal(sender.export_secrets(), identity, MATCH))
-        worst = max(worst, size)
+        proven = "deal" in message or any(k in message.get("turn", {}).get("end", {}) for k in ("shuffle", "merge", "pools"))
+        worst[proven] = max(worst[proven], size)
         return message
 
     play(seats, ("greedy", "greedy"), seed=4, stop_after_deal=2, tamper=measure)
-    assert 0 < worst <= 16 * 1024
+    assert 0 < worst[False] <= 16 * 1024
+    assert 0 < worst[True] <= 32 * 1024
 
 
 def test_party_state_restored_from_saved_data_continues_the_match() -> None:
@@ -121,8 +127,8 @@ def test_the_first_message_is_the_first_shuffle_of_game_one() -> None:
     seats = make_seats(G4A, 0)
     message = seats[0].send()
     assert message["deal"]["step"] == 1 and message["deal"]["game"] == 1
-    assert len(message["deal"]["deck"]) == 104
-    assert all(len(p) == 43 for p in message["deal"]["deck"])
+    assert len(message["deal"]["deck"]["points"]) == 104
+    assert all(len(p) == 43 for p in message["deal"]["deck"]["points"])
 
 
 def test_a_turn_cannot_be_sent_before_it_ends() -> None:

@@ -54,7 +54,7 @@ def test_an_honest_g4a_game_replays_clean() -> None:
 )
 def test_the_replay_names_the_dishonest_shuffle(cheat: type[Party], named: str) -> None:
     found = 0
-    for seed in range(12):
+    for seed in range(20):
         messages, keys = _recorded(SMALL, seed, (cheat, Party))
         cheated = any(_cheats(m) for m in messages) if cheat is MergeDuplicator else True
         try:

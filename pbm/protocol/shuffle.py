@@ -1,0 +1,305 @@
+"""The proof of shuffle: that a list was re-keyed and permuted, Y_i = k·X_π(i) with K = k·B, and nothing else.
+
+Terelius and Wikström's commitment-consistent proof of a shuffle, in the pseudo-code of Haenni,
+Locher, Koenig and Dubuis ("Pseudo-code algorithms for verifiable re-encryption mix-nets", 2017),
+adapted from re-encryption to re-keying: the re-encryption relation ∏e'_i^{u'_i} = ∏e_i^{u_i}·Enc(1, r)
+becomes Σ u'_i·Y_i = k·Σ u_i·X_i, proven together with K = k·B. docs/protocol.md gives the
+soundness argument and the cost. Non-interactive by Fiat–Shamir over SHA-512, the transcript bound
+to the match, game, turn, message number and the list's name, and to every point.
+
+A proof holds, for N points: the permutation commitment (N points), the commitment chain
+(N points), the challenge, four responses and two lists of N responses: 32·(4N + 5) bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import nacl.bindings as _na
+import nacl.exceptions
+
+from pbm.errors import PointError, ProofError
+from pbm.protocol import group
+from pbm.protocol.deck import shuffled
+from pbm.protocol.group import IDENTITY, SIZE, Point, Rng, Scalar
+
+SHUFFLE_TAG = b"spite/shuffle/v1"
+GENERATOR_TAG = b"spite/shuffle/generator/v1"
+_ZERO = bytes(32)
+_ONE = bytes([1]) + bytes(31)
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleContext:
+    """What a proof of shuffle is bound to: the match, game, turn (0 while dealing), message number and list name."""
+
+    match: bytes
+    game: int
+    turn: int
+    seq: int
+    name: str
+
+    def describe(self) -> str:
+        where = "the deal" if self.turn == 0 else f"turn {self.turn}"
+        return f"game {self.game}, {where}: {self.name}"
+
+    def encode(self) -> bytes:
+        name = self.name.encode("utf-8")
+        return b"".join(
+            [
+                self.match,
+                self.game.to_bytes(4, "big"),
+                self.turn.to_bytes(4, "big"),
+                self.seq.to_bytes(8, "big"),
+                len(name).to_bytes(2, "big"),
+                name,
+            ]
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleProof:
+    """A non-interactive proof that `outputs` = k·`inputs`, permuted, for K = k·B (see :func:`verify`)."""
+
+    commitments: tuple[Point, ...]
+    chain: tuple[Point, ...]
+    challenge: Scalar
+    responses: tuple[Scalar, Scalar, Scalar, Scalar]
+    chain_responses: tuple[Scalar, ...]
+    perm_responses: tuple[Scalar, ...]
+
+    def to_bytes(self) -> bytes:
+        """The proof as 32·(4N + 5) bytes."""
+        parts = [*self.commitments, *self.chain, self.challenge, *self.responses, *self.chain_responses, *self.perm_responses]
+        return b"".join(parts)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, count: int, what: str) -> ShuffleProof:
+        """The proof of a shuffle of `count` points; raises ProofError naming `what` unless every point and scalar is canonical."""
+        if len(data) != proof_size(count):
+            raise ProofError(f"{what}: the proof of shuffle is {len(data)} bytes where {proof_size(count)} are due for {count} points")
+        items = [data[i : i + SIZE] for i in range(0, len(data), SIZE)]
+        try:
+            pts = [_incoming_point(p, what) for p in items[: 2 * count]]
+        except PointError as e:
+            raise ProofError(f"{what}: the proof of shuffle holds a point that is not a group element") from e
+        scalars = items[2 * count :]
+        if any(not group.is_reduced(s) for s in scalars):
+            raise ProofError(f"{what}: the proof of shuffle holds a scalar that is not reduced")
+        return cls(
+            commitments=tuple(pts[:count]),
+            chain=tuple(pts[count:]),
+            challenge=scalars[0],
+            responses=(scalars[1], scalars[2], scalars[3], scalars[4]),
+            chain_responses=tuple(scalars[5 : 5 + count]),
+            perm_responses=tuple(scalars[5 + count :]),
+        )
+
+
+def proof_size(count: int) -> int:
+    """The size in bytes of a proof of shuffle of `count` points."""
+    return SIZE * (4 * count + 5)
+
+
+def _incoming_point(p: bytes, what: str) -> Point:
+    if not group.is_point(p):
+        raise PointError(f"{what}: not a valid group element")
+    return p
+
+
+# --- the arithmetic, with the identity allowed where a sum can meet it ---
+
+
+def _mul(s: Scalar, p: Point) -> Point:
+    """s·p, the identity when s is zero or p is the identity (libsodium refuses both)."""
+    if s == _ZERO or p == IDENTITY:
+        return IDENTITY
+    return group.mul(s, p)
+
+
+def _base(s: Scalar) -> Point:
+    return IDENTITY if s == _ZERO else group.base(s)
+
+
+def _add(p: Point, q: Point) -> Point:
+    return _na.crypto_core_ed25519_add(p, q)
+
+
+def _sum(points: Sequence[Point]) -> Point:
+    total = IDENTITY
+    for p in points:
+        total = _na.crypto_core_ed25519_add(total, p)
+    return total
+
+
+def _msm(scalars: Sequence[Scalar], points: Sequence[Point]) -> Point:
+    """Σ s_i·P_i."""
+    total = IDENTITY
+    for s, p in zip(scalars, points, strict=True):
+        if s != _ZERO and p != IDENTITY:
+            total = _na.crypto_core_ed25519_add(total, _na.crypto_scalarmult_ed25519_noclamp(s, p))
+    return total
+
+
+def _neg(s: Scalar) -> Scalar:
+    return _na.crypto_core_ed25519_scalar_negate(s)
+
+
+def _sub_s(a: Scalar, b: Scalar) -> Scalar:
+    return _na.crypto_core_ed25519_scalar_sub(a, b)
+
+
+# --- generators ---
+
+
+_GENERATORS: list[Point] = []  # H, H_1, H_2 …, made as far as any proof has needed
+
+
+def generators(count: int) -> list[Point]:
+    """H, H_1 … H_count: independent generators by hash-to-curve (Elligator 2 in libsodium) under a fixed domain tag.
+
+    Nobody knows a discrete-log relation among them or with G, which is what makes the commitments binding.
+    """
+    cache = _GENERATORS
+    while len(cache) <= count:
+        digest = _na.crypto_hash_sha256(GENERATOR_TAG + len(cache).to_bytes(4, "big"))
+        cache.append(_na.crypto_core_ed25519_from_uniform(digest))
+    return cache[: count + 1]
+
+
+# --- Fiat–Shamir ---
+
+
+def _statement(
+    ctx: ShuffleContext, base: Point, key: Point, inputs: Sequence[Point], outputs: Sequence[Point], commitments: Sequence[Point]
+) -> bytes:
+    n = len(inputs).to_bytes(4, "big")
+    return _na.crypto_hash_sha512(b"".join([SHUFFLE_TAG, ctx.encode(), base, key, n, *inputs, *outputs, *commitments]))
+
+
+def _weights(statement: bytes, count: int) -> list[Scalar]:
+    """The verifier's random weights u_1 … u_N, drawn after the lists and the permutation commitment are fixed."""
+    return [group.hash_scalar(statement + b"u" + i.to_bytes(4, "big")) for i in range(count)]
+
+
+def _challenge(statement: bytes, chain: Sequence[Point], ts: Sequence[Point]) -> Scalar:
+    return group.hash_scalar(b"".join([statement, b"c", *chain, *ts]))
+
+
+# --- making and checking ---
+
+
+def shuffle(ctx: ShuffleContext, k: Scalar, base: Point, key: Point, inputs: Sequence[Point], rng: Rng) -> tuple[list[Point], ShuffleProof]:
+    """Re-key every input by `k` and permute them uniformly: the outputs and their proof (`key` = k·`base`)."""
+    perm = shuffled(rng, list(range(len(inputs))))
+    outputs = [group.mul(k, inputs[j]) for j in perm]
+    return outputs, prove(ctx, k, base, key, inputs, outputs, perm, rng)
+
+
+def prove(
+    ctx: ShuffleContext,
+    k: Scalar,
+    base: Point,
+    key: Point,
+    inputs: Sequence[Point],
+    outputs: Sequence[Point],
+    perm: Sequence[int],
+    rng: Rng,
+) -> ShuffleProof:
+    """A proof that outputs[i] = k·inputs[perm[i]] for every i, where `key` = k·`base`."""
+    n = len(inputs)
+    gens = generators(n)
+    h, hs = gens[0], gens[1:]
+    # the permutation commitment: c_{π(i)} = r_{π(i)}·G + H_i
+    r = [group.random_scalar(rng) for _ in range(n)]
+    commitments: list[Point] = [IDENTITY] * n
+    for i, j in enumerate(perm):
+        commitments[j] = _add(_base(r[j]), hs[i])
+    statement = _statement(ctx, base, key, inputs, outputs, commitments)
+    u = _weights(statement, n)
+    u_perm = [u[j] for j in perm]
+    # the commitment chain: ĉ_0 = H, ĉ_i = r̂_i·G + u'_i·ĉ_{i-1}
+    r_hat = [group.random_scalar(rng) for _ in range(n)]
+    chain: list[Point] = []
+    previous = h
+    for i in range(n):
+        previous = _add(_base(r_hat[i]), _mul(u_perm[i], previous))
+        chain.append(previous)
+    w1, w2, w3, w4 = (group.random_scalar(rng) for _ in range(4))
+    w_hat = [group.random_scalar(rng) for _ in range(n)]
+    w_perm = [group.random_scalar(rng) for _ in range(n)]
+    a = _msm(u, inputs)
+    t1 = _base(w1)
+    t2 = _base(w2)
+    t3 = _add(_base(w3), _msm(w_perm, hs))
+    t4 = group.sub(_msm(w_perm, outputs), _mul(w4, a)) if n else IDENTITY
+    t5 = _mul(w4, base)
+    t_hat = [_add(_base(w_hat[i]), _mul(w_perm[i], ([h, *chain])[i])) for i in range(n)]
+    e = _challenge(statement, chain, [t1, t2, t3, t4, t5, *t_hat])
+    # v_i = ∏_{j>i} u'_j, so that ĉ_N = (Σ r̂_i·v_i)·G + (∏ u'_i)·H
+    v = [_ONE] * n
+    for i in range(n - 2, -1, -1):
+        v[i] = group.smul(u_perm[i + 1], v[i + 1])
+    r_bar = _ZERO
+    r_tilde = _ZERO
+    r_chain = _ZERO
+    for j in range(n):
+        r_bar = group.sadd(r_bar, r[j])
+        r_tilde = group.sadd(r_tilde, group.smul(r[j], u[j]))
+        r_chain = group.sadd(r_chain, group.smul(r_hat[j], v[j]))
+    s1 = _sub_s(w1, group.smul(e, r_bar))
+    s2 = _sub_s(w2, group.smul(e, r_chain))
+    s3 = _sub_s(w3, group.smul(e, r_tilde))
+    s4 = _sub_s(w4, group.smul(e, k))
+    s_hat = tuple(_sub_s(w_hat[i], group.smul(e, r_hat[i])) for i in range(n))
+    s_perm = tuple(_sub_s(w_perm[i], group.smul(e, u_perm[i])) for i in range(n))
+    return ShuffleProof(tuple(commitments), tuple(chain), e, (s1, s2, s3, s4), s_hat, s_perm)
+
+
+def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, inputs: Sequence[Point], outputs: Sequence[Point]) -> None:
+    """Raise ProofError naming the list unless `proof` shows outputs = k·inputs permuted, for `key` = k·`base`.
+
+    Every point given must already be a checked group element (pbm.protocol.group.point); the
+    proof's own points and scalars are checked by :meth:`ShuffleProof.from_bytes`.
+    """
+    n = len(inputs)
+    if (
+        len(outputs) != n
+        or len(proof.commitments) != n
+        or len(proof.chain) != n
+        or len(proof.chain_responses) != n
+        or len(proof.perm_responses) != n
+    ):
+        raise ProofError(f"{ctx.describe()}: the shuffle does not keep the number of points")
+    try:
+        ok = _check(ctx, proof, base, key, inputs, outputs)
+    except (PointError, nacl.exceptions.CryptoError) as e:
+        raise ProofError(f"{ctx.describe()}: the shuffle does not prove out") from e
+    if not ok:
+        raise ProofError(f"{ctx.describe()}: the shuffle does not prove out")
+
+
+def _check(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, inputs: Sequence[Point], outputs: Sequence[Point]) -> bool:
+    n = len(inputs)
+    gens = generators(n)
+    h, hs = gens[0], gens[1:]
+    c, chain, e = proof.commitments, proof.chain, proof.challenge
+    s1, s2, s3, s4 = proof.responses
+    statement = _statement(ctx, base, key, inputs, outputs, c)
+    u = _weights(statement, n)
+    u_product = _ONE
+    for x in u:
+        u_product = group.smul(u_product, x)
+    c_bar = group.sub(_sum(c), _sum(hs))
+    c_hat = group.sub(chain[-1] if n else h, _mul(u_product, h))
+    c_tilde = _msm(u, c)
+    a = _msm(u, inputs)
+    t1 = _add(_base(s1), _mul(e, c_bar))
+    t2 = _add(_base(s2), _mul(e, c_hat))
+    t3 = _add(_add(_base(s3), _msm(proof.perm_responses, hs)), _mul(e, c_tilde))
+    t4 = group.sub(_msm(proof.perm_responses, outputs), _mul(s4, a)) if n else IDENTITY
+    t5 = _add(_mul(s4, base), _mul(e, key))
+    previous = [h, *chain]
+    t_hat = [_add(_add(_base(proof.chain_responses[i]), _mul(proof.perm_responses[i], previous[i])), _mul(e, chain[i])) for i in range(n)]
+    return _challenge(statement, chain, [t1, t2, t3, t4, t5, *t_hat]) == e
