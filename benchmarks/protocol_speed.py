@@ -1,9 +1,10 @@
-"""How fast and how big the fair-dealing protocol is: CPU per turn and per game, bytes per message.
+"""How fast and how big the fair-dealing protocol is: a proof of shuffle, CPU per turn and per game, bytes per message.
 
-Two parties in memory play whole g4a games with the engine's bots; only the time spent inside
-the Party (dealer calls, send, receive, settle) counts, not the engine or the bots.
+A proof of shuffle of the whole deck (104 points) is made and checked `--rounds` times. Then two
+parties in memory play whole g4a games with the engine's bots; only the time spent inside the
+Party (dealer calls, send, receive, settle) counts, not the engine or the bots.
 
-    python benchmarks/protocol_speed.py [--games 5] [--seed 1] [--bots greedy greedy]
+    python benchmarks/protocol_speed.py [--games 5] [--seed 1] [--bots greedy greedy] [--rounds 7]
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ import tomli_w
 
 from engine.bots import make_bot
 from engine.rules import Ruleset
+from pbm.protocol import group, shuffle
 from pbm.protocol.dealing import Party
 from pbm.protocol.deck import seeded_rng
 from pbm.protocol.seat import Seat
 
 TURN_BUDGET_MS = 20.0
-GAME_BUDGET_S = 3.0
+GAME_BUDGET_S = 5.0
+PROOF_BUDGET_MS = 250.0
 
 
 class TimedParty(Party):
@@ -93,12 +96,39 @@ def one_game(seed: int, bots: tuple[str, str]) -> tuple[list[float], list[float]
     return mover_ms, receiver_ms, total, turn_sizes, deal_sizes
 
 
+def proof_timings(rounds: int, size: int = 104) -> tuple[list[float], list[float]]:
+    """CPU ms to make, and to parse and check, a proof of shuffle of `size` points, `rounds` times."""
+    rng = seeded_rng("bench/proof")
+    match = bytes(16)
+    ctx = shuffle.ShuffleContext(match, 1, 0, 1, "the first shuffle of the deck")
+    inputs = group.encodings(match, 1, size)
+    make, check = [], []
+    for _ in range(rounds):
+        k = group.random_scalar(rng)
+        key = group.base(k)
+        start = time.process_time()
+        outputs, proof = shuffle.shuffle(ctx, k, group.GENERATOR, key, inputs, rng)
+        raw = proof.to_bytes()
+        middle = time.process_time()
+        shuffle.verify(ctx, shuffle.ShuffleProof.from_bytes(raw, size, "bench"), group.GENERATOR, key, inputs, outputs)
+        make.append((middle - start) * 1000)
+        check.append((time.process_time() - middle) * 1000)
+    return make, check
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", nargs=2, default=["greedy", "greedy"])
+    parser.add_argument("--rounds", type=int, default=7, help="proofs of shuffle of 104 points to time")
     args = parser.parse_args()
+    make, check = proof_timings(args.rounds)
+    both = [m + c for m, c in zip(make, check, strict=True)]
+    print(f"proof of shuffle of 104 points, {args.rounds} rounds, CPU time: make median {statistics.median(make):.1f} ms, ", end="")
+    print(f"parse and check median {statistics.median(check):.1f} ms, both median {statistics.median(both):.1f} ms", end="")
+    print(f" (max {max(both):.1f} ms)")
+    print(f"  budget (make and check) <= {PROOF_BUDGET_MS:.0f} ms: {'ok' if statistics.median(both) <= PROOF_BUDGET_MS else 'OVER'}")
     movers, receivers, games, sizes, deals, turns = [], [], [], [], [], []
     for g in range(args.games):
         m, r, total, s, d = one_game(args.seed + g, tuple(args.bots))  # type: ignore[arg-type]

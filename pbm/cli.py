@@ -150,7 +150,7 @@ def _open(path: Path) -> tuple[Path, Identity, Journal, Opened]:
         raise
     if not opened.resumed and not opened.carries_mine and opened.save.seq > 1:
         err.print(
-            "Note: this file does not carry your side of the match (it would not have fitted in 16 KiB); "
+            "Note: this file does not carry your side of the match (it would not have fitted in 32 KiB); "
             "your journal has it, so answer this file on this machine."
         )
     if opened.resumed:
@@ -320,7 +320,7 @@ def verify(file: Annotated[Path, typer.Argument(help="A save file of one of your
     journal.close()
     save = opened.save
     signer = save.players[save.signer]
-    out.print(f"format:    {save.format} version {save.version}, within 16 KiB")
+    out.print(f"format:    {save.format} version {save.version}, within 32 KiB")
     out.print(f"signature: good, by {signer.name} ({signer.fingerprint})")
     out.print(f"chain:     {opened.check.status.value} (save {save.seq} of match {save.match[:8]})")
     if opened.resumed:

@@ -38,7 +38,7 @@ class UnsupportedFormatError(SaveFormatError):
 
 
 class TooLargeError(SaveFormatError):
-    """A save file over the 16 KiB limit."""
+    """A save file over the 32 KiB limit."""
 
 
 class BadSignatureError(SpiteError):

@@ -50,7 +50,7 @@ class Opened:
 
     @property
     def carries_mine(self) -> bool:
-        """Whether the file carries this player's side (a file that would not fit in 16 KiB with it leaves it out)."""
+        """Whether the file carries this player's side (a file that would not fit in 32 KiB with it leaves it out)."""
         return self.sides[self.me] is not None
 
     @property
@@ -365,7 +365,7 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
 def _signed(draft: SaveFile, seat: Seat, identity: Identity, their_side: Side | None) -> tuple[SaveFile, bytes, Side]:
     """`draft` completed with the writer's sealed secrets and both sides' carry, signed, and as TOML; and the writer's side.
 
-    Should the file not fit in 16 KiB, it goes without the other player's side: their journal has it.
+    Should the file not fit in 32 KiB, it goes without the other player's side: their journal has it.
     """
     me = seat.party.me
     side = _side(seat, draft)

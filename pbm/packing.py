@@ -1,6 +1,6 @@
 """Plain data packed into one line of text for a save: JSON, deflated (zlib), unpadded base64url.
 
-Only for what would otherwise not fit the 16 KiB of a save: a game's turns, and the sides of the match.
+Only for what would otherwise not fit the 32 KiB of a save: a game's turns, and the sides of the match.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbm.errors import SecretsError
 from pbm.protocol.group import b64, unb64
 
-INFO = b"spite/secrets/v1"
+INFO = b"spite/secrets/v2"  # v2: the plaintext is padded to a fixed size
 _NONCE = 12
+PADDED = 512  # every sealed plaintext takes this many bytes (or a multiple), so its size tells nothing of the hand
 
 
 def _private_bytes(identity: bytes | Ed25519PrivateKey) -> bytes:
@@ -37,7 +38,9 @@ def secrets_key(identity: bytes | Ed25519PrivateKey, match: bytes) -> bytes:
 def seal(data: bytes, identity: bytes | Ed25519PrivateKey, match: bytes, rng=os.urandom) -> str:
     """`data` encrypted to the holder of `identity` for this match: base64url(nonce ‖ ciphertext ‖ tag)."""
     nonce = rng(_NONCE)
-    return b64(nonce + AESGCM(secrets_key(identity, match)).encrypt(nonce, data, INFO + match))
+    size = -(-(len(data) + 2) // PADDED) * PADDED
+    padded = len(data).to_bytes(2, "big") + data + bytes(size - 2 - len(data))
+    return b64(nonce + AESGCM(secrets_key(identity, match)).encrypt(nonce, padded, INFO + match))
 
 
 def unseal(blob: str, identity: bytes | Ed25519PrivateKey, match: bytes) -> bytes:
@@ -49,8 +52,12 @@ def unseal(blob: str, identity: bytes | Ed25519PrivateKey, match: bytes) -> byte
     except Exception as e:
         raise SecretsError("the secrets blob is not base64url text") from e
     try:
-        return AESGCM(secrets_key(identity, match)).decrypt(raw[:_NONCE], raw[_NONCE:], INFO + match)
+        padded = AESGCM(secrets_key(identity, match)).decrypt(raw[:_NONCE], raw[_NONCE:], INFO + match)
     except InvalidTag as e:
         raise SecretsError(
             "the secrets in this file do not open with your identity key: another key, another match, or a changed file"
         ) from e
+    size = int.from_bytes(padded[:2], "big")
+    if len(padded) % PADDED or size > len(padded) - 2:  # sealed by this key, so by a client of another version
+        raise SecretsError("the secrets in this file are not padded as this spite seals them")
+    return padded[2 : 2 + size]

@@ -170,9 +170,9 @@ def test_a_truncated_save_is_refused(table: Table) -> None:
 def test_a_file_over_the_size_limit_is_refused(table: Table) -> None:
     data = table.latest.read_bytes()
     path = table.folder / "big.toml"
-    path.write_bytes(data + b"# padding\n" * ((17 * 1024 - len(data)) // 10 + 1))
-    assert path.stat().st_size > 17 * 1024
-    refused_by_play_and_verify(table.bob, path, "16 KiB")
+    path.write_bytes(data + b"# padding\n" * ((33 * 1024 - len(data)) // 10 + 1))
+    assert path.stat().st_size > 33 * 1024
+    refused_by_play_and_verify(table.bob, path, "32 KiB")
 
 
 def test_an_unknown_format_version_is_refused_before_the_signature(table: Table) -> None:

@@ -22,6 +22,25 @@ def test_sealed_secrets_open_with_the_same_identity_and_match() -> None:
     assert unseal(seal(b"x", key, MATCH), key, MATCH) == b"x"
 
 
+def test_the_sealed_size_does_not_depend_on_the_hand() -> None:
+    """The opponent sees the blob's length in every file: it must not follow how many digits the hand's card numbers have."""
+    import json
+
+    hands = [[], [1], [3, 4, 5, 6, 7], [103, 102, 101, 100, 99], [10, 2, 99]]
+    sizes = {
+        len(
+            seal(
+                json.dumps({"seq": 7, "hand": h, "party": {"v": 2, "games": {"1": {"seed": "x" * 43, "keys": 12}}}}).encode(),
+                IDENTITY,
+                MATCH,
+            )
+        )
+        for h in hands
+    }
+    assert len(sizes) == 1
+    assert unseal(seal(b"", IDENTITY, MATCH), IDENTITY, MATCH) == b""
+
+
 def test_a_wrong_identity_another_match_or_a_changed_blob_is_refused() -> None:
     blob = seal(b"the scalars", IDENTITY, MATCH)
     with pytest.raises(SecretsError, match="do not open with your identity key"):
