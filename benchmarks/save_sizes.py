@@ -4,8 +4,10 @@
 Each game is a match to 1 point between two fresh players (two spite homes under a temporary
 directory) whose turns a bot plays; every file is written by pbm.match.write_next and read back
 by the other player with pbm.match.open_save, as the command does. Prints the size of the
-largest file of each game against the game's length, the overall median, 99th percentile and
-maximum, where the bytes of the largest file go, and one JSON line:
+largest file of each game against the game's length; the median, 99th percentile and maximum
+of ordinary turn files (budget 16 KiB) and of files that carry a proof of shuffle (a deal step,
+a stock shuffle, a merge or a new pool: budget 32 KiB); where the bytes of the largest file go;
+and one JSON line:
 
     python benchmarks/save_sizes.py [--games 20] [--bots expert,expert] [--think 0.01] [--seed 0]
 
@@ -50,6 +52,30 @@ def parts(path: Path) -> dict[str, int]:
     return out
 
 
+ORDINARY_BUDGET = 16 * 1024
+PROVEN_BUDGET = 32 * 1024
+
+
+def carries_a_shuffle_proof(path: Path) -> bool:
+    """Whether the file's protocol message holds a proof of shuffle: a deal step, or a turn that shuffles, merges or lays a pool."""
+    message = tomllib.loads(path.read_text())["protocol"]["message"]
+    end = message.get("turn", {}).get("end", {})
+    return "deal" in message or any(key in end for key in ("shuffle", "merge", "pools"))
+
+
+def summary(sizes: list[int]) -> dict[str, float]:
+    """Count, median, 99th percentile and maximum of `sizes`."""
+    ordered = sorted(sizes)
+    if not ordered:
+        return {"files": 0}
+    return {
+        "files": len(ordered),
+        "median": statistics.median(ordered),
+        "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        "max": ordered[-1],
+    }
+
+
 def one_game(root: Path, bots: tuple[str, str], think: float, seed: int) -> tuple[int, list[tuple[int, Path]]]:
     """Play one game to its end and back (keys returned); the game's turns and every file with its size."""
     players = []
@@ -90,12 +116,15 @@ def main() -> None:
     assert len(bots) == 2, "--bots takes two bot names"
     started = time.perf_counter()
     games, every, biggest = [], [], (0, {})
+    kinds: dict[bool, list[int]] = {False: [], True: []}
     for g in range(args.games):
         with tempfile.TemporaryDirectory() as tmp:
             turns, files = one_game(Path(tmp), bots, args.think, args.seed + g)  # type: ignore[arg-type]
             size, path = max(files)
             games.append((turns, len(files), size))
             every += [s for s, _ in files]
+            for s, p in files:
+                kinds[carries_a_shuffle_proof(p)].append(s)
             if size > biggest[0]:
                 biggest = (size, parts(path))
         print(f"game {g + 1}: {turns} turns, {len(files)} files, largest {size:,} B", flush=True)
@@ -108,6 +137,8 @@ def main() -> None:
         "p99_bytes": every[min(len(every) - 1, int(0.99 * len(every)))],
         "max_bytes": every[-1],
         "limit_bytes": MAX_BYTES,
+        "ordinary": summary(kinds[False]),
+        "with_shuffle_proof": summary(kinds[True]),
         "longest_game_turns": max(t for t, _, _ in games),
         "largest_file_parts": biggest[1],
         "seconds": round(time.perf_counter() - started, 1),
@@ -115,6 +146,12 @@ def main() -> None:
     print(f"\n{len(every)} files in {args.games} games ({args.bots}); longest game {result['longest_game_turns']} turns")
     median, p99, top = result["median_bytes"], result["p99_bytes"], result["max_bytes"]
     print(f"median {median:,.0f} B, 99th percentile {p99:,} B, max {top:,} B, limit {MAX_BYTES:,} B")
+    for label, kind, budget in (("ordinary turn files", False, ORDINARY_BUDGET), ("files with a proof of shuffle", True, PROVEN_BUDGET)):
+        k = summary(kinds[kind])
+        if k["files"]:
+            verdict = "ok" if k["max"] <= budget else "OVER"
+            spread = f"median {k['median']:,.0f} B, p99 {k['p99']:,} B, max {k['max']:,} B"
+            print(f"{label}: {k['files']}, {spread}; budget {budget:,} B: {verdict}")
     print("largest file, bytes by field: " + ", ".join(f"{k} {v:,}" for k, v in sorted(biggest[1].items(), key=lambda kv: -kv[1])))
     print(json.dumps(result))
 

@@ -9,7 +9,7 @@ import pytest
 from dealing_play import SMALL, make_seats, play
 
 from engine.rules import Ruleset
-from pbm.errors import AuditError, CardError, PointError, ProofError, ProtocolError, StaleMessageError
+from pbm.errors import AuditError, PointError, ProofError, ProtocolError, StaleMessageError
 from pbm.protocol import group
 from pbm.protocol.dealing import Party
 from pbm.protocol.group import Point, Scalar
