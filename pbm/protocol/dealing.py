@@ -26,7 +26,7 @@ from pbm.protocol.audit import audit_game
 from pbm.protocol.dealsteps import DealSteps, starter_of
 from pbm.protocol.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
 from pbm.protocol.group import GENERATOR, Point, Rng, Scalar, b64s
-from pbm.protocol.incoming import MERGE_LAYER, MERGED_STOCK, STOCK_SHUFFLE, TurnChecks, pool_name
+from pbm.protocol.incoming import MERGE_LAYER, MERGED_STOCK, STOCK_SHUFFLE, CheckedEnd, TurnChecks, pool_name
 from pbm.protocol.messages import Deal3, DrawReservation, End, Merge, Message, Reveal, Shuffle, parse_message
 from pbm.protocol.partystate import VERSION, Persistence
 from pbm.protocol.proofs import Context
@@ -40,7 +40,7 @@ class _Staged:
     """What a received turn told this party, checked, waiting for the engine's dealer calls."""
 
     reveals: list[tuple[str, int, int]] = field(default_factory=list)  # (kind, hand slot, card index)
-    end: dict[str, Any] | None = None
+    end: CheckedEnd | None = None
     consumed_end: bool = False
 
 
@@ -282,21 +282,21 @@ class Party(DealSteps, TurnChecks, Persistence):
             raise ProtocolError(f"game {g.number}, turn {turn}: the message does not end the turn")
         if self._staged.reveals:
             raise ProtocolError(f"game {g.number}, turn {turn}: the message reveals more cards than the moves turn up")
-        if len(st["draw"]) != count:
-            raise ProtocolError(f"game {g.number}, turn {turn}: {len(st['draw'])} cards were reserved where {count} are due")
+        if len(st.draw) != count:
+            raise ProtocolError(f"game {g.number}, turn {turn}: {len(st.draw)} cards were reserved where {count} are due")
         drawn = self.finish_checks(turn, completed)
         self._staged.consumed_end = True
-        g.keys[other].extend(st["keys"])
-        g.stock, g.stock_epoch[other], g.shuffled = st["stock"], st["epoch"], st["shuffled"]
-        if st["last_shuffle"]:
-            g.last_shuffle = st["last_shuffle"]
-        for pool in g.pools if st["merged"] else []:
-            g.face_up.difference_update(pool.cards)
-        if st["merged"]:
+        g.keys[other].extend(st.keys)
+        g.stock, g.stock_epoch[other], g.shuffled = st.stock, st.epoch, st.shuffled
+        if st.last_shuffle:
+            g.last_shuffle = st.last_shuffle
+        if st.merged:
+            for pool in g.pools:
+                g.face_up.difference_update(pool.cards)
             g.pools = []
-        g.hands[me].extend(st["draw"])
-        for pool, pts in zip(completed, st["pools"], strict=True):
-            g.pools.append(PoolRecord(turn, [c.index for c in pool.cards], pts, other, st["epoch"]))
+        g.hands[me].extend(st.draw)
+        for pool, layer in zip(completed, st.pools, strict=True):
+            g.pools.append(PoolRecord(turn, [c.index for c in pool.cards], list(layer.points), other, st.epoch))
         g.turn += 1
         return Draw(tuple(drawn))
 

@@ -8,7 +8,7 @@ re-keyed list is checked against its proof before this player applies a secret t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
 
 from engine.cards import RANK_TEXT, Card
 from engine.moves import HAND, PAYOFF, Move
@@ -27,6 +27,23 @@ MERGED_STOCK = "the merged stock"
 def pool_name(n: int) -> str:
     """The name a proof of the layer on the n-th pool completed in a turn (from 0) is bound to."""
     return f"recycling pool {n + 1}"
+
+
+@dataclass(slots=True)
+class CheckedEnd:
+    """The other player's end of turn once its proofs checked out: what it changes, waiting for the engine to take it in."""
+
+    keys: list[Point]  # the mover's new public keys (a shuffle's, a merge's)
+    stock: list[Point]
+    epoch: int  # the mover's stock key after this turn
+    shuffled: list[bool]
+    last_shuffle: list[int]
+    merged: bool
+    draw: list[HandCard]  # my draw, opened only by finish_checks
+    pools: list[Shuffle]  # the mover's layers on the stacks it completed, checked by finish_checks
+    seq: int
+    seen: set[int]  # cards this message turns up: a draw may not repeat one
+    checked: bool = False
 
 
 class TurnChecks:
@@ -100,7 +117,7 @@ class TurnChecks:
             raise ProtocolError(f"turn {t}: the moves do not end the turn")
         return False
 
-    def _check_end(self, end: End, seen: set[int], seq: int) -> dict[str, Any]:
+    def _check_end(self, end: End, seen: set[int], seq: int) -> CheckedEnd:
         """Check the other's end of turn (shuffle, reservation of my draw, merge) against its proofs, and read my draw."""
         g, x, me, t = self._g(), self.other, self.me, self._g().turn
         stock, epoch, keys = list(g.stock), g.stock_epoch[x], []
@@ -145,20 +162,18 @@ class TurnChecks:
             shuffled_flags[x], last = True, [x, t]
         if len(end.pools) > self.ruleset.center_stacks:
             raise ProtocolError(f"turn {t}: more pools than there are center stacks")
-        return {
-            "keys": keys,
-            "stock": stock,
-            "epoch": len(g.keys[x]) + len(keys) - 1 if keys else epoch,
-            "shuffled": shuffled_flags,
-            "last_shuffle": last,
-            "merged": merged,
-            "draw": draw,
-            "pools": [list(p.points) for p in end.pools],
-            "pool_proofs": list(end.pools),
-            "seq": seq,
-            "seen": seen,
-            "checked": False,
-        }
+        return CheckedEnd(
+            keys=keys,
+            stock=stock,
+            epoch=len(g.keys[x]) + len(keys) - 1 if keys else epoch,
+            shuffled=shuffled_flags,
+            last_shuffle=last,
+            merged=merged,
+            draw=draw,
+            pools=list(end.pools),
+            seq=seq,
+            seen=seen,
+        )
 
     def _check_rekey(self, sh: Shuffle, base: Point, inputs: Sequence[Point], t: int, seq: int, name: str) -> list[Point]:
         """The outputs of a checked shuffle of `inputs` from the key `base` to its new key; raises ProofError naming `name`."""
@@ -175,30 +190,31 @@ class TurnChecks:
         st = self._staged.end
         if st is None:
             raise ProtocolError(f"turn {turn}: the message does not end the turn")
-        if not st["checked"]:
+        if not st.checked:
             self._check_pools(turn, completed, st)
             g, me = self._g(), self.me
             inverse = group.invert(self._my_key(g.stock_epoch[me]))
-            for i, card in enumerate(st["draw"]):
+            for i, card in enumerate(st.draw):
                 card.card = self._decode(group.mul(inverse, card.point), f"turn {turn}: your draw {i + 1}")
-                self._check_new(card.card, f"your draw {i + 1}", st["seen"])
-                st["seen"].add(card.card)
-            st["checked"] = True
-        return [Card.from_index(h.card) for h in st["draw"]]  # type: ignore[arg-type]
+                self._check_new(card.card, f"your draw {i + 1}", st.seen)
+                st.seen.add(card.card)
+            st.checked = True
+        return [Card.from_index(h.card) for h in st.draw]  # type: ignore[arg-type]
 
-    def _check_pools(self, turn: int, completed: Sequence[Pool], st: dict[str, Any]) -> None:
+    def _check_pools(self, turn: int, completed: Sequence[Pool], st: CheckedEnd) -> None:
         g, x = self._g(), self.other
-        if len(st["pool_proofs"]) != len(completed):
-            layered = len(st["pool_proofs"])
-            raise ProtocolError(f"game {g.number}, turn {turn}: the message layers {layered} pools where {len(completed)} were completed")
-        key = g.keys[x][st["epoch"]] if not st["keys"] else st["keys"][-1]
-        for n, (pool, sh) in enumerate(zip(completed, st["pool_proofs"], strict=True)):
+        if len(st.pools) != len(completed):
+            raise ProtocolError(
+                f"game {g.number}, turn {turn}: the message layers {len(st.pools)} pools where {len(completed)} were completed"
+            )
+        key = st.keys[-1] if st.keys else g.keys[x][st.epoch]
+        for n, (pool, sh) in enumerate(zip(completed, st.pools, strict=True)):
             if sh.key != key:
                 raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} is not under player {x + 1}'s stock key")
             cards = [group.card_point(self.match, g.number, c.index) for c in pool.cards]
             if len(sh.points) != len(cards):
                 raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} holds {len(sh.points)} cards where {len(cards)} are due")
-            shuffle.verify(self._sctx(turn, pool_name(n), st["seq"]), sh.proof, GENERATOR, key, cards, sh.points)
+            shuffle.verify(self._sctx(turn, pool_name(n), st.seq), sh.proof, GENERATOR, key, cards, sh.points)
 
     def _on_secrets(self, section: Secrets) -> None:
         g = self._g()
