@@ -75,3 +75,27 @@ def test_a_cheater_without_the_key_cannot_prove_a_substituted_card() -> None:
     proof = proofs.prove(CTX, fake, key, card, layered, seeded_rng(9))
     with pytest.raises(ProofError):
         proofs.verify(CTX, proof, key, card, layered)
+
+
+def test_a_response_not_reduced_is_refused_though_it_would_verify() -> None:
+    """s + ℓ satisfies the same equation as s: only the reduced form is accepted, so a proof has one spelling."""
+    k, key, layered = _setup()
+    card, proof = proofs.strip(CTX, k, key, layered, seeded_rng(6))
+    s = int.from_bytes(proof[32:], "little") + 2**252 + 27742317777372353535851937790883648493
+    with pytest.raises(ProofError, match="not reduced"):
+        proofs.verify(CTX, proof[:32] + s.to_bytes(32, "little"), key, card, layered)
+
+
+def test_a_batch_proof_covers_every_pair_and_one_false_pair_is_refused() -> None:
+    rng = seeded_rng(9)
+    k = group.random_scalar(rng)
+    key = group.base(k)
+    layered = [group.mul(k, group.card_point(MATCH, 1, i)) for i in range(6)]
+    cards, proof = proofs.strip_batch(CTX, k, key, layered, rng)
+    assert cards == [group.card_point(MATCH, 1, i) for i in range(6)]
+    proofs.verify_batch(CTX, proof, key, cards, layered)
+    changed = [*cards[:3], group.card_point(MATCH, 1, 40), *cards[4:]]
+    with pytest.raises(ProofError, match="hand card 2 of player 1: the batch does not prove out"):
+        proofs.verify_batch(CTX, proof, key, changed, layered)
+    with pytest.raises(ProofError, match="the batch does not prove out"):
+        proofs.verify_batch(Context(MATCH, 1, 15, CTX.slot), proof, key, cards, layered)
