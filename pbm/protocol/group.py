@@ -184,11 +184,6 @@ def encodings(match: bytes, game: int, deck_size: int) -> list[Point]:
     return list(card_table(match, game, deck_size))
 
 
-def decode_all(table: dict[Point, int], cards: Iterable[Point]) -> list[int | None]:
-    """The card index of each point, or None where a point is no card encoding."""
-    return [table.get(c) for c in cards]
-
-
 def b64s(items: Iterable[bytes]) -> list[str]:
     """Each of `items` as base64url without padding."""
     return [b64(x) for x in items]

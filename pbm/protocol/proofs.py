@@ -116,15 +116,3 @@ def strip_batch(ctx: Context, k: Scalar, key: Point, layered: Sequence[Point], r
     inverse = group.invert(k)
     cards = [group.mul(inverse, p) for p in layered]
     return cards, prove_batch(ctx, k, key, cards, layered, rng)
-
-
-def read_proof(text: object, what: str) -> bytes:
-    """An incoming proof: 64 bytes of base64url text."""
-    return group.unb64(text, 64, f"{what}: the proof")
-
-
-def read_proofs(texts: object, count: int, what: str) -> list[bytes]:
-    """`count` incoming proofs."""
-    if not isinstance(texts, list) or len(texts) != count:
-        raise ProofError(f"{what}: {count} proofs are due")
-    return [read_proof(t, f"{what} [{i + 1}]") for i, t in enumerate(texts)]
