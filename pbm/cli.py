@@ -334,11 +334,11 @@ def verify(file: Annotated[Path, typer.Argument(help="A save file of one of your
         return
     n = len(opened.their_moves)
     out.print(f"moves:     {n} move{'s' if n != 1 else ''} checked against the rules")
-    out.print("proofs:    every card reveal and draw proof checks out")
+    out.print("proofs:    every shuffle, card reveal and draw proof checks out")
     out.print("table:     the table in the file is the one the moves lead to")
     g = opened.seat.party.game
     if g is not None and g.audited:
-        out.print(f"audit:     game {g.number} audited: every shuffle was honest")
+        out.print(f"audit:     game {g.number} audited: the revealed keys are those published, every card accounted for")
     out.print("OK")
 
 

@@ -66,7 +66,7 @@ def test_every_file_verifies_for_the_receiver_and_for_its_writer(short_match: Pl
         assert reader_verify.exit_code == 0 and reader_verify.stdout.rstrip().endswith("OK")
         signer = step.writer.name
         assert f"signature: good, by {signer}" in reader_verify.stdout
-        assert "proofs:    every card reveal and draw proof checks out" in reader_verify.stdout
+        assert "proofs:    every shuffle, card reveal and draw proof checks out" in reader_verify.stdout
 
 
 def test_both_players_see_the_same_match_state_at_every_file(short_match: Played) -> None:
