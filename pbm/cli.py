@@ -4,44 +4,97 @@ import functools
 import gc
 import json
 import os
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.text import Text
+from typer.core import TyperGroup
 
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
-from pbm import render, saves
-from pbm.errors import NotYourTurnError, SpiteError
+from pbm import render, saves, turn
+from pbm.errors import NotYourTurnError, PassphraseError, SpiteError
 from pbm.home import spite_home
 from pbm.identity import Identity, load_or_create, needs_passphrase, player_path, rename
-from pbm.journal import Journal
+from pbm.journal import Journal, Status
 from pbm.match import DEFAULT_OPPONENT, Opened, last_file_between, new_match, open_save, replace_rules, write_next
 
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
 
+UsageError = typer.BadParameter.__base__  # click's UsageError, whether typer uses click or its own copy of it
+GLOBAL_FLAGS = ("--debug", "--ascii")
+
+
+class _Spite(TyperGroup):
+    """The spite command group: global flags anywhere on the line, and usage errors in one line like every other error."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        end = args.index("--") if "--" in args else len(args)
+        flags = [a for a in args[:end] if a in GLOBAL_FLAGS]
+        rest = [a for a in args[:end] if a not in GLOBAL_FLAGS] + args[end:]
+        return super().parse_args(ctx, flags + rest)
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *rest: Any, **extra: Any) -> Any:
+        standalone = extra.pop("standalone_mode", True)
+        try:
+            code = super().main(args, prog_name or "spite", *rest, standalone_mode=False, **extra)
+        except UsageError as e:  # type: ignore[misc]
+            where = e.ctx.command_path if e.ctx is not None else "spite"
+            err.print(f"spite: {e.format_message()} (see '{where} --help')", markup=False, highlight=False, soft_wrap=True)
+            code = e.exit_code
+        except typer.Abort:
+            err.print("spite: interrupted; nothing was written")
+            code = 130
+        if not standalone:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
     name="spite",
+    cls=_Spite,
     help="Spite & Malice by email or chat: every turn is a signed file that you send to your opponent.",
+    epilog="Start with: spite practice (against the computer), or spite new --opponent Bob (by email or chat).",
     context_settings={"help_option_names": ["-h", "--help"]},
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
 )
 
 _debug = False
+_ascii = False
+_introduced = False  # the line that explains the prompt is printed once a session
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version  # only --version pays for reading the metadata
+
+        try:
+            number = version("spite")
+        except PackageNotFoundError:
+            number = "unknown (not installed)"
+        out.print(f"spite {number}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _main(debug: Annotated[bool, typer.Option("--debug", help="Show a full traceback when something goes wrong.")] = False) -> None:
+def _main(
+    debug: Annotated[bool, typer.Option("--debug", help="Show a full traceback when something goes wrong.")] = False,
+    ascii_: Annotated[
+        bool, typer.Option("--ascii", help="Draw cards with ASCII and suit letters (s h d c), for terminals that draw ♠♥♦♣ badly.")
+    ] = False,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print spite's version and exit.")] = False,
+) -> None:
     """Spite & Malice by email or chat."""
-    global _debug
-    _debug = debug
+    global _debug, _ascii
+    _debug, _ascii = debug, ascii_
 
 
 def _handled(func: F) -> F:
@@ -51,7 +104,7 @@ def _handled(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (typer.Exit, typer.Abort):
+        except (typer.Exit, typer.Abort, UsageError):
             raise
         except (SpiteError, ValueError, OSError, KeyError) as e:
             if _debug:
@@ -60,17 +113,50 @@ def _handled(func: F) -> F:
             err.print(f"spite: {message}", markup=False, soft_wrap=True)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
-            err.print("spite: interrupted; nothing was written")
+            err.print("\nspite: interrupted; nothing was written")
             raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
 
 
+def _interactive_terminal() -> bool:
+    """Whether a person is at the keyboard: standard input and output are both a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _look() -> render.Look:
+    """ASCII cards when asked (--ascii, SPITE_ASCII) or when the output cannot encode the card symbols."""
+    if _ascii or os.environ.get("SPITE_ASCII"):
+        return render.Look(ascii=True)
+    try:
+        "♠♥♦♣╭─╮│░·–".encode(out.encoding)
+    except (UnicodeEncodeError, LookupError):
+        return render.Look(ascii=True)
+    return render.Look()
+
+
 def _identity(home: Path, name: str | None = None) -> Identity:
+    """The player's identity: on first use at a terminal their name is asked once; a passphrase gets three tries."""
     path = player_path(home)
+    if not path.exists():
+        if name is None and _interactive_terminal():
+            from pbm.identity import _login_name
+
+            name = typer.prompt("Your name, as your opponents will see it", default=_login_name()).strip() or None
+        return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"))
     passphrase = os.environ.get("SPITE_PASSPHRASE")
-    if passphrase is None and path.exists() and needs_passphrase(path):
+    tries = 3 if passphrase is None and needs_passphrase(path) else 0
+    if tries and not sys.stdin.isatty():
+        raise PassphraseError(f"your key {path} is protected by a passphrase and there is no terminal to ask for it: set SPITE_PASSPHRASE")
+    for attempt in range(1, tries + 1):
         passphrase = typer.prompt("Passphrase for your spite key", hide_input=True)
+        try:
+            load_or_create(home, passphrase=passphrase)
+            break
+        except PassphraseError:
+            if attempt == tries:
+                raise
+            err.print(f"Wrong passphrase ({tries - attempt} more {'try' if tries - attempt == 1 else 'tries'}).")
     identity = load_or_create(home, name=name, passphrase=passphrase)
     if name is not None and name != identity.name:
         identity = rename(identity, name, passphrase)
@@ -85,41 +171,71 @@ def _make_bot(name: str, seed: int = 0, think: float | None = None) -> Any:
 
 # --- who you are ---
 
+NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help="Your name as your opponents see it.")]
+FileArgument = Annotated[Path, typer.Argument(metavar="FILE", help="A save file of one of your matches.", show_default=False)]
 
-@app.command("id")
+
+@app.command("id", epilog="Example: spite id --name Alice")
 @_handled
 def id_command(
-    name: Annotated[str | None, typer.Option("--name", help="Set the name your opponents see.")] = None,
+    name: NameOption = None,
     passphrase: Annotated[
-        bool, typer.Option("--passphrase", help="Protect your key with a new passphrase (asked twice; empty removes it).")
+        bool,
+        typer.Option(
+            "--passphrase",
+            help="Protect your key with a new passphrase (asked twice; empty removes it). "
+            "Commands then ask for it, or read it from SPITE_PASSPHRASE.",
+        ),
     ] = False,
 ) -> None:
-    """Show your name, fingerprint and public key (created on first use)."""
+    """Show your name, fingerprint, public key and spite home (your key is made on first use)."""
     home = spite_home()
     identity = _identity(home, name)
     if passphrase:
         new = typer.prompt("New passphrase (empty for none)", default="", hide_input=True, confirmation_prompt=True, show_default=False)
         identity = rename(identity, identity.name, new or None)
         out.print("Your key is now protected by that passphrase." if new else "Your key has no passphrase now.")
-    out.print(f"name:        {identity.name}")
+    out.print(f"name:        {identity.name}", markup=False)
     out.print(f"fingerprint: {identity.fingerprint}   (read it to your opponent to check their copy of your key)")
     out.print(f"public key:  {identity.public_text}")
+    out.print(f"spite home:  {home}   (your key and journal; set SPITE_HOME to use another)", markup=False, soft_wrap=True)
 
 
 # --- a match by mail ---
 
+PayoffOption = Annotated[int | None, typer.Option("--payoff", min=1, metavar="N", help="Pay-off pile size (default 20).")]
+TargetOption = Annotated[int | None, typer.Option("--target", min=1, metavar="POINTS", help="Points that win the match (default 50).")]
+ThinkOption = Annotated[float | None, typer.Option("--think", min=0.01, metavar="SECONDS", help="Seconds the bot may think per plan.")]
+YesOption = Annotated[
+    bool,
+    typer.Option(
+        "--yes", "-y", help="Write your turn without asking to confirm it, and take the seat of an invitation made out to another name."
+    ),
+]
 
-@app.command()
+
+@app.command(epilog="Example: spite new --opponent Bob --opponent-key spite1:b5dAyVbC…   (then send the file it writes)")
 @_handled
 def new(
-    name: Annotated[str | None, typer.Option("--name", help="Your name as your opponent sees it.")] = None,
-    opponent: Annotated[str, typer.Option("--opponent", help="Your opponent's name (default: the name they go by).")] = DEFAULT_OPPONENT,
+    name: NameOption = None,
+    opponent: Annotated[
+        str | None,
+        typer.Option(
+            "--opponent", metavar="NAME", show_default=False, help="Your opponent's name (default: the name they go by, once they answer)."
+        ),
+    ] = None,
     opponent_key: Annotated[
-        str, typer.Option("--opponent-key", help="Your opponent's public key (spite1:...); without it, whoever opens the file may join.")
+        str,
+        typer.Option(
+            "--opponent-key",
+            metavar="KEY",
+            show_default=False,
+            help="Your opponent's public key (spite1:...); without it, whoever opens the file may join.",
+        ),
     ] = "",
-    payoff: Annotated[int | None, typer.Option("--payoff", min=1, help="Pay-off pile size (default 20).")] = None,
-    target: Annotated[int | None, typer.Option("--target", min=1, help="Points that win the match (default 50).")] = None,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Where to write the invitation.")] = None,
+    payoff: PayoffOption = None,
+    target: TargetOption = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write the invitation.")] = None,
 ) -> None:
     """Start a match and write the invitation file to send to your opponent."""
     home = spite_home()
@@ -131,20 +247,27 @@ def new(
         if opponent_key == identity.public_text:
             raise SpiteError("that is your own key: give your opponent's (they see it with 'spite id')")
     rules = replace_rules(G4A, payoff, target)
+    who = opponent or DEFAULT_OPPONENT
     with Journal.open(home) as journal:
-        save, path = new_match(identity, journal, rules, opponent, opponent_key, out=output)
-    out.print(f"Match {save.match[:8]} started: {identity.name} against {opponent}, first to {rules.target_score}.")
-    out.print(f"Wrote {path}", soft_wrap=True)
-    out.print(f"Send this file to {opponent}. They run: spite play {path.name}", soft_wrap=True)
-    out.print(f"Your fingerprint is {identity.fingerprint}: {opponent} will see it and may check it with you.")
+        save, path = new_match(identity, journal, rules, who, opponent_key, out=output)
+    them = opponent or "your opponent"
+    out.print(f"Match {save.match[:8]} started: {identity.name} against {them}, first to {rules.target_score}.", markup=False)
+    out.print(f"Wrote {path}", soft_wrap=True, markup=False)
+    out.print(f"Send this file to {them}. They run: spite play {path.name}", soft_wrap=True, markup=False)
+    out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.", markup=False)
 
 
-def _open(path: Path) -> tuple[Path, Identity, Journal, Opened]:
+def _open(path: Path, earlier: bool = False) -> tuple[Path, Identity, Journal, Opened]:
+    """`path` verified and taken in for this player; `earlier` also opens a file of the match already seen, to look at."""
     home = spite_home()
     identity = _identity(home)
     journal = Journal.open(home)
     try:
-        opened = open_save(path, identity, journal)
+        opened = open_save(path, identity, journal, earlier=earlier)
+    except SpiteError as e:
+        journal.close()
+        _explain_answered(path, identity, home, e)
+        raise
     except BaseException:
         journal.close()
         raise
@@ -161,73 +284,178 @@ def _open(path: Path) -> tuple[Path, Identity, Journal, Opened]:
     return home, identity, journal, opened
 
 
+def _explain_answered(path: Path, identity: Identity, home: Path, error: SpiteError) -> None:
+    """An invitation this player already answered says so, instead of what the journal's check made of it."""
+    try:
+        save = saves.read(path)
+    except SpiteError:
+        return
+    if save.seq != 1 or save.players[1].key:
+        return
+    with Journal.open(home) as journal:
+        pinned, latest = journal.pinned(save.match), journal.latest(save.match)
+    if pinned is None or latest is None or pinned[1].key != identity.public_text:
+        return
+    inviter = save.players[0].name
+    raise NotYourTurnError(
+        f"you already answered this invitation (your answer is {latest.path}, game {latest.game}, turn {latest.turn}): "
+        f"play the file {inviter} sends back"
+    ) from error
+
+
 def _announce_keys(opened: Opened) -> None:
     for player in opened.check.pinned:
         if player.key and player.key != opened.save.players[opened.me].key:
             out.print(
-                f"First contact: {player.name}'s key has fingerprint [bold]{player.fingerprint}[/bold]. "
-                "Compare it with them by phone or in person; spite will refuse any other key for them in this match."
+                Text.assemble(
+                    f"First contact: {player.name}'s key has fingerprint ",
+                    (player.fingerprint, "bold"),
+                    ". Compare it with them by phone or in person; spite will refuse any other key for them in this match.",
+                )
             )
+
+
+def _seating(opened: Opened) -> render.Seating:
+    save = opened.save
+    return render.Seating(opened.names, opened.record.scores, save.rules.target_score, save.match, opened.game)
+
+
+def _history(opened: Opened) -> list[tuple[int, str]]:
+    """The turns of the game on the table, as (seat, moves); none while the file already deals the next game."""
+    save = opened.save
+    return [(t.by, t.moves) for t in save.history] if opened.game == save.game else []
 
 
 def _board(opened: Opened) -> None:
     view = opened.view
     if view is None:
         return
-    last = [str(m) for m in opened.their_moves]
-    if not last and opened.save.history and opened.save.history[-1].by != opened.me:
-        last = opened.save.history[-1].moves.split()
-    out.print(render.board(view, opened.names, opened.record.scores, last, opened.save.rules.target_score))
+    out.print(render.board(view, _seating(opened), _history(opened), _look()))
+
+
+def _game_over(opened: Opened) -> list[str]:
+    """The lines of the banner that ends a game (and the match), or none while the game on the table goes on."""
+    state = opened.state
+    if state is None or state.outcome is None:
+        return []
+    names, me, outcome = opened.names, opened.me, state.outcome
+    if outcome.winner is None:
+        result = "a tie: the stock ran out, nobody scores"
+    else:
+        who = "you win" if outcome.winner == me else f"{names[outcome.winner]} wins"
+        result = f"{who}, {outcome.points} point{'s' if outcome.points != 1 else ''}"
+    scores = opened.record.scores
+    lines = [
+        f"Game {opened.game} is over: {result}.",
+        f"Score: {names[me]} {scores[me]} – {names[1 - me]} {scores[1 - me]}, first to {opened.save.rules.target_score}.",
+    ]
+    match = _result_line(opened)
+    return [*lines, match] if match else lines
+
+
+def _show_game_over(opened: Opened) -> None:
+    """The final board of a game and its banner."""
+    lines = _game_over(opened)
+    if lines:
+        _board(opened)
+        out.print(render.banner(lines, _look(), out.width))
 
 
 def _result_line(opened: Opened) -> str | None:
+    """The match's result, the winner's score first, or None while it goes on."""
     record = opened.record
-    if record.is_over:
-        winner = opened.names[record.winner]  # type: ignore[index]
-        return f"The match is over: {winner} wins {record.scores[0]}-{record.scores[1]}."
-    return None
+    if not record.is_over:
+        return None
+    winner = record.winner
+    assert winner is not None
+    return f"The match is over: {opened.names[winner]} wins {record.scores[winner]}–{record.scores[1 - winner]}."
 
 
-@app.command()
+def _owed_line(opened: Opened) -> str:
+    other = opened.names[1 - opened.me]
+    return (
+        f"One more file is owed after the last game: it hands {other} your keys of that game, "
+        f"so that {other}'s spite can check every shuffle of it (the audit)."
+    )
+
+
+@app.command(epilog='Example: spite play spite-3342e18f-g1-t4.toml   (or --moves "p-c1 7-c2 Q-s2", or --auto)')
 @_handled
 def play(
-    file: Annotated[Path, typer.Argument(help="The save file your opponent sent you.")],
-    moves: Annotated[str | None, typer.Option("--moves", help='Your whole turn, e.g. "p-c1 7-c2 Q-s2".')] = None,
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The save file your opponent sent you.", show_default=False)],
+    moves: Annotated[str | None, typer.Option("--moves", metavar="MOVES", help='Your whole turn, e.g. "p-c1 7-c2 Q-s2".')] = None,
     auto: Annotated[bool, typer.Option("--auto", help="Let the expert bot play your turn.")] = False,
     hint: Annotated[bool, typer.Option("--hint", help="Show the bot's suggested turn before you move.")] = False,
-    think: Annotated[float | None, typer.Option("--think", min=0.01, help="Seconds the bot may think per plan.")] = None,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Where to write your answer (never over FILE).")] = None,
+    think: ThinkOption = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write your answer (never over FILE).")
+    ] = None,
+    yes: YesOption = False,
 ) -> None:
     """Verify FILE, play your turn (or join the match), and write the file to send back."""
-    _home, identity, journal, opened = _open(file)
+    if auto and moves is not None:
+        raise UsageError("--auto and --moves both say how to play the turn: give one of them", ctx=ctx)
+    _, identity, journal, opened = _open(file)
     with journal:
         _announce_keys(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
             raise NotYourTurnError(f"this is your own file: it is {other}'s turn; send them {file}")
+        _check_seat(opened, identity, yes)
         if not opened.owes_file:
             _board(opened)
             journal.record(opened.save, file)
-            out.print(_result_line(opened) or "")
+            out.print(_result_line(opened) or "", markup=False)
+            out.print("Nothing more to send: the match is over and every game is audited.")
             return
         if opened.can_move:
             _board(opened)
             if hint:
                 _print_hint(opened, think)
-            _take_turn(opened, moves, auto, think)
+            opened = _take_turn(
+                opened,
+                moves,
+                auto,
+                think,
+                confirm=not yes,
+                reopen=lambda: open_save(file, identity, journal),
+                again=f"play {file} again when you are ready.",
+            )
         elif moves:
             raise SpiteError("this file asks for no moves from you (the cards are being dealt); run it without --moves")
         _, path = write_next(opened, identity, journal, output)
     other = opened.names[1 - opened.me]
-    if opened.state is not None and opened.state.outcome is not None:
-        _board(opened)
-    line = _result_line(opened)
-    if line:
-        out.print(line)
-    out.print(f"Wrote {path}\nSend it to {other}.", soft_wrap=True)
+    _show_game_over(opened)
+    if opened.match_over:
+        if not _game_over(opened):
+            out.print(_result_line(opened) or "", markup=False)
+        out.print(_owed_line(opened), markup=False)
+    out.print(f"Wrote {path}\nSend it to {other}.", soft_wrap=True, markup=False)
 
 
-def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | None) -> None:
+def _check_seat(opened: Opened, identity: Identity, yes: bool) -> None:
+    """An open invitation made out to another name: warn, and take the seat only if the player says so."""
+    save = opened.save
+    meant = save.players[1].name
+    if save.seq != 1 or save.players[1].key or meant in (DEFAULT_OPPONENT, identity.name):
+        return
+    warning = f"This invitation from {save.players[0].name} is made out to {meant}, and you are {identity.name}."
+    if yes:
+        err.print(f"Warning: {warning} Taking the seat (--yes).", markup=False)
+        return
+    if not _interactive_terminal():
+        raise SpiteError(f"{warning} Nothing was written; add --yes to take the seat anyway")
+    err.print(f"Warning: {warning}", markup=False)
+    if not typer.confirm(f"Take the seat as {identity.name}?", default=False):
+        out.print("Nothing written.")
+        raise typer.Exit(0)
+
+
+def _take_turn(
+    opened: Opened, moves: str | None, auto: bool, think: float | None, confirm: bool, reopen: Callable[[], Opened], again: str
+) -> Opened:
+    """This player's turn played on `opened`: from --moves, by the bot, or typed at the prompt; returns the opened file to write."""
     seat = opened.seat
     if moves is not None:
         for move in parse_turn(moves):
@@ -239,90 +467,183 @@ def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | Non
                 raise IllegalMoveError(f"{e}; nothing was written") from e
         if seat.my_turn:
             raise IllegalMoveError("those moves do not end your turn: finish with a discard (like Q-s2), or 'end' with an empty hand")
-        return
+        return opened
     if auto:
         _bot_turn(opened, "expert", think)
         out.print(f"The bot played: {' '.join(map(str, seat.moves))}")
-        return
-    _interactive(opened, think)
+        return opened
+    return _interactive(opened, think, confirm and _interactive_terminal(), reopen, again)
 
 
 def _print_hint(opened: Opened, think: float | None) -> None:
     bot = _make_bot("expert", seed=0, think=think)
-    plan = bot.plan(opened.view)
+    plan = bot.plan(opened.seat.state.view(opened.me))  # type: ignore[union-attr]
     out.print(f"Hint: {' '.join(map(str, plan))}")
 
 
-def _interactive(opened: Opened, think: float | None) -> None:
-    """Ask for moves until the turn is over; 'q' leaves without writing anything."""
-    seat = opened.seat
-    out.print(
-        "Type a move like [bold]p-c1[/bold], [bold]7-c2[/bold] or [bold]Q-s2[/bold] (several at once are fine); "
-        "[bold]?[/bold] lists your legal moves, [bold]hint[/bold] asks the bot, [bold]q[/bold] quits without saving."
-    )
-    while seat.my_turn:
-        try:
-            text = typer.prompt("your move", prompt_suffix="> ").strip()
-        except (EOFError, typer.Abort):
+def _setup_line_editing(opened: Callable[[], Opened]) -> None:
+    """Line editing, history and Tab completion of legal moves at a terminal (GNU readline or libedit); nothing without one."""
+    if not _interactive_terminal():
+        return
+    try:
+        import readline
+    except ImportError:  # a Python built without it: plain input still works
+        return
+
+    def completer(text: str, state: int) -> str | None:
+        matches = turn.complete(opened(), text)
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer_delims(" \t\n")
+    readline.set_completer(completer)
+    readline.parse_and_bind("bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete")
+
+
+def _ask(prompt: str, again: str) -> str:
+    """One line typed at `prompt`; Ctrl-C leaves (status 130) and Ctrl-D leaves like q, each with one line."""
+    try:
+        return input(prompt)
+    except KeyboardInterrupt:
+        err.print(f"\nspite: interrupted, nothing written; {again}", markup=False, soft_wrap=True)
+        raise typer.Exit(130) from None
+    except EOFError:
+        if not sys.stdin.isatty():
             raise SpiteError("no more input: nothing was written") from None
-        if text.lower() in ("q", "quit", "exit"):
-            out.print("Nothing written. Play the same file again when you are ready.")
+        out.print(f"\nNothing written; {again}", markup=False, soft_wrap=True)
+        raise typer.Exit(0) from None
+
+
+def _forget_last_line() -> None:
+    """Keep an answer to a question out of the move history that the up arrow recalls."""
+    readline = sys.modules.get("readline")
+    if readline is not None and readline.get_current_history_length():
+        readline.remove_history_item(readline.get_current_history_length() - 1)
+
+
+def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Callable[[], Opened], again: str) -> Opened:
+    """Ask for moves until the turn is over (and confirmed, when `confirm`); 'q' leaves without writing anything.
+
+    Returns the opened file with the turn played on it: taking a move back opens the file again (`reopen`).
+    """
+    global _introduced
+    current = [opened]
+    _setup_line_editing(lambda: current[0])
+    if not _introduced:
+        _introduced = True
+        out.print(
+            "Type a move like [bold]p-c1[/bold], [bold]7-c2[/bold] or [bold]Q-s2[/bold] (several at once are fine; Tab completes); "
+            "[bold]?[/bold] lists your legal moves, [bold]undo[/bold] takes one back, [bold]help[/bold] says more, "
+            "[bold]q[/bold] leaves without writing."
+        )
+    while True:
+        opened = current[0]
+        seat = opened.seat
+        if not seat.my_turn:
+            if not confirm:
+                return opened
+            question = f"Your turn {len(_history(opened)) + 1}: {' '.join(map(str, seat.moves))}. Write it? [Enter: yes, u: undo, q: quit] "
+            answer = turn.confirm_answer(_ask(question, again))
+            _forget_last_line()
+            if answer is None:
+                continue
+            if answer.write:
+                return opened
+            if answer.quit:
+                out.print(f"Nothing written; {again}", markup=False, soft_wrap=True)
+                raise typer.Exit(0)
+            text = "undo"
+        else:
+            text = _ask("your move> ", again).strip()
+        word = turn.command(text)
+        if not text:
+            continue
+        if word == turn.QUIT:
+            out.print(f"Nothing written; {again}", markup=False, soft_wrap=True)
             raise typer.Exit(0)
-        if text in ("?", "help", "moves"):
+        if word == turn.MOVES:
             out.print("Legal moves: " + " ".join(map(str, legal_moves(seat.state.view(opened.me)))))  # type: ignore[union-attr]
-            continue
-        if text.lower() == "hint":
+        elif word == turn.HELP:
+            out.print("\n".join(turn.HELP_LINES), markup=False)
+        elif word == turn.HINT:
             _print_hint(opened, think)
-            continue
-        try:
-            for move in parse_turn(text):
-                if not seat.my_turn:
-                    break
-                seat.play(move)
-        except (InvalidMoveError, IllegalMoveError) as e:
-            err.print(f"refused: {e}", markup=False)
-        if seat.my_turn:
+        elif word == turn.BOARD:
             _board(opened)
+        elif word == turn.UNDO:
+            try:
+                current[0], move = turn.take_back(opened, reopen)
+            except turn.UndoError as e:
+                err.print(f"refused: {e}", markup=False)
+                continue
+            out.print(f"Took back {move}.")
+            _board(current[0])
+        else:
+            try:
+                played = turn.play_line(opened, text)
+            except (InvalidMoveError, IllegalMoveError) as e:
+                err.print(f"refused: {e}", markup=False)
+                played = 1 if seat.moves and seat.my_turn else 0  # moves before the refused one stay played
+            if played and seat.my_turn:
+                _board(opened)
 
 
-@app.command()
+@app.command(epilog="Example: spite show spite-3342e18f-g1-t4.toml --json")
 @_handled
 def show(
-    file: Annotated[Path, typer.Argument(help="A save file of one of your matches.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary instead of the board.")] = False,
+    file: FileArgument,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole view as JSON for scripts (docs/show-json.md).")] = False,
 ) -> None:
-    """Show your view of FILE without moving (it is verified first)."""
-    _, _, journal, opened = _open(file)
+    """Show your view of FILE without moving (it is verified first); an earlier file of a match shows that position."""
+    _, _, journal, opened = _open(file, earlier=True)
+    earlier = opened.check.status is Status.EARLIER
     with journal:
-        if not opened.mine:
+        if not opened.mine and not earlier:
             journal.record(opened.save, file, durable=False)  # seen: a second, different version of it is a fork from now on
     if as_json:
-        out.print_json(data=opened.summary())
+        from pbm.view import summary
+
+        out.print_json(data=summary(opened))
         return
     _announce_keys(opened)
     if opened.game == opened.save.game:
         _board(opened)
     else:
         out.print(f"Game {opened.save.game} is being dealt: its table shows once the deal is done.")
+    if earlier:
+        latest = opened.check.latest
+        assert latest is not None
+        out.print(
+            f"This is an earlier file of the match (game {opened.save.game}, turn {opened.save.turn}), shown as it was: "
+            f"the match has moved on to game {latest.game}, turn {latest.turn} ({latest.path}).",
+            markup=False,
+            soft_wrap=True,
+        )
+        return
     line = _result_line(opened)
     if line:
-        out.print(line)
+        out.print(line, markup=False)
+        if opened.owes_file and not opened.mine:
+            out.print(_owed_line(opened) + " Play this file to send it.", markup=False)
     elif opened.to_move is not None:
         who = "you" if opened.to_move == opened.me else opened.names[opened.to_move]
-        out.print(f"Next file: {who} ({'play this file' if who == 'you' else 'waiting for them'}).")
+        out.print(f"Next file: {who} ({'play this file' if who == 'you' else 'waiting for them'}).", markup=False)
 
 
-@app.command()
+@app.command(epilog="Example: spite verify spite-3342e18f-g1-t4.toml")
 @_handled
-def verify(file: Annotated[Path, typer.Argument(help="A save file of one of your matches.")]) -> None:
+def verify(file: FileArgument) -> None:
     """Run every check on FILE (signature, chain, moves, proofs, table, audits) and say what was checked."""
-    _, _, journal, opened = _open(file)
+    _, _, journal, opened = _open(file, earlier=True)
     journal.close()
     save = opened.save
     signer = save.players[save.signer]
     out.print(f"format:    {save.format} version {save.version}, within 32 KiB")
-    out.print(f"signature: good, by {signer.name} ({signer.fingerprint})")
-    out.print(f"chain:     {opened.check.status.value} (save {save.seq} of match {save.match[:8]})")
+    out.print(f"signature: good, by {signer.name} ({signer.fingerprint})", markup=False)
+    where = f"game {save.game}, turn {save.turn} of match {save.match[:8]} (file {save.seq} of the chain)"
+    latest = opened.check.latest
+    if opened.check.status is Status.EARLIER and latest is not None:
+        out.print(f"chain:     an earlier file: {where}; the match has moved on to game {latest.game}, turn {latest.turn}")
+    else:
+        out.print(f"chain:     {opened.check.status.value}: {where}")
     if opened.resumed:
         out.print("your side: taken from this file (this machine has no record of it), sealed by you and unchanged")
     elif opened.carries_mine and (save.seq > 1 or opened.mine):
@@ -342,7 +663,7 @@ def verify(file: Annotated[Path, typer.Argument(help="A save file of one of your
     out.print("OK")
 
 
-@app.command()
+@app.command(epilog="Example: spite games")
 @_handled
 def games() -> None:
     """List your matches: opponent, score, whose turn, and the last file."""
@@ -353,18 +674,18 @@ def games() -> None:
     if not infos:
         out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
         return
-    from rich.table import Table
+    from rich.table import Column, Table
 
-    table = Table("match", "opponent", "score", "next", "last file")
+    table = Table("match", "opponent", "score", "next", Column("last file", overflow="fold"))  # the whole path, its name last
     for info in infos:
         me = info.seat_of(identity.public_key)
         if me is None:
             continue
         them = info.players[1 - me]
-        score = f"{info.score[me]}-{info.score[1 - me]}"
+        score = f"{info.score[me]}–{info.score[1 - me]}"
         waiting = info.waiting_for
         nxt = "over" if info.over else ("you" if waiting == me else them.name)
-        table.add_row(info.match[:8], them.name, score, nxt, info.latest.path if info.latest else "")
+        table.add_row(info.match[:8], Text(them.name), score, Text(nxt), Text(info.latest.path if info.latest else ""))
     out.print(table)
 
 
@@ -381,18 +702,28 @@ def _bot_turn(opened: Opened, level: str, think: float | None) -> None:
         seat.play(bot.choose(seat.state.view(opened.me)))  # type: ignore[union-attr]
 
 
-@app.command()
+def _level(value: str) -> str:
+    if value not in LEVELS:
+        raise typer.BadParameter(f"{value!r} is not a level: choose easy, normal or expert")
+    return value
+
+
+PRACTICE_AGAIN = "'spite practice --resume' goes on later."
+
+
+@app.command(epilog="Example: spite practice --level normal --payoff 10 --target 20")
 @_handled
 def practice(
-    level: Annotated[str, typer.Option("--level", help="How strong the computer plays: easy, normal or expert.")] = "expert",
-    payoff: Annotated[int | None, typer.Option("--payoff", min=1, help="Pay-off pile size (default 20).")] = None,
-    target: Annotated[int | None, typer.Option("--target", min=1, help="Points that win the match (default 50).")] = None,
+    level: Annotated[
+        str, typer.Option("--level", metavar="LEVEL", callback=_level, help="How strong the computer plays: easy, normal or expert.")
+    ] = "expert",
+    payoff: PayoffOption = None,
+    target: TargetOption = None,
     resume: Annotated[bool, typer.Option("--resume", help="Go on with your last unfinished practice match.")] = False,
-    think: Annotated[float | None, typer.Option("--think", min=0.01, help="Seconds the computer may think per plan.")] = None,
+    think: ThinkOption = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Write each turn without asking to confirm it.")] = False,
 ) -> None:
     """Play against the computer in this terminal; every turn is a real, verifiable save file."""
-    if level not in LEVELS:
-        raise SpiteError(f"unknown level {level!r}: choose easy, normal or expert")
     home = spite_home()
     identity = _identity(home)
     bot_home = home / "practice"
@@ -408,39 +739,60 @@ def practice(
         if path is None:
             rules = replace_rules(G4A, payoff, target)
             _, path = new_match(identity, journal, rules, computer.name, computer.public_text, directory=files)
-            out.print(
-                f"New practice match against the computer ({level}), first to {rules.target_score}. Type q to stop; "
-                "'spite practice --resume' goes on later."
-            )
+            out.print(f"New practice match against the computer ({level}), first to {rules.target_score}. Type q to stop; {PRACTICE_AGAIN}")
         else:
-            out.print(f"Resuming {path}", soft_wrap=True)
+            out.print(f"Resuming {path}", soft_wrap=True, markup=False)
+        ended: set[int] = set()  # the games whose end was shown
         while True:
             human_turn = saves.read(path).signer_key.text != identity.public_text
             who, book = (identity, journal) if human_turn else (computer, bot_journal)
             opened = open_save(path, who, book)
+            if human_turn:
+                journal.record(opened.save, path)  # seen: 'spite games' and --resume know where the match stands at once
             if not opened.owes_file and opened.match_over:
-                if human_turn:
-                    journal.record(opened.save, path)
-                out.print(_result_line(opened) or "")
+                out.print(_result_line(opened) or "", markup=False)
                 return
             if human_turn:
-                _board(opened)
+                _practice_game_over(opened, ended)
                 if opened.can_move:
-                    _interactive(opened, think)
+                    _board(opened)
+                    reopen = functools.partial(open_save, path, who, book)
+                    opened = _interactive(opened, think, not yes and _interactive_terminal(), reopen, PRACTICE_AGAIN)
             elif opened.can_move:
                 _bot_turn(opened, level, think)
-                out.print(f"The computer played: {' '.join(map(str, opened.seat.moves))}")
             _, path = write_next(opened, who, book)
+            if human_turn:
+                _practice_game_over(opened, ended)
 
 
-@app.command()
+def _practice_game_over(opened: Opened, ended: set[int]) -> None:
+    """Once per game: its final board and banner, then wait for a key so the next deal does not scroll it away."""
+    if opened.game in ended or not _game_over(opened):
+        return
+    ended.add(opened.game)
+    _show_game_over(opened)
+    if opened.match_over or not _interactive_terminal():
+        return
+    out.print(f"Press a key to deal game {opened.game + 1} (q to stop; {PRACTICE_AGAIN})", markup=False)
+    key = typer.getchar()
+    if key in ("q", "Q", "\x03", "\x04"):
+        out.print(f"Nothing more written. {PRACTICE_AGAIN}", markup=False)
+        raise typer.Exit(0)
+
+
+@app.command(epilog="Example: spite arena --bots expert,easy --games 200 --jobs 2")
 @_handled
 def arena(
-    bots: Annotated[str, typer.Option("--bots", help="Two bots, e.g. expert,easy (random, easy, normal, expert).")] = "expert,easy",
-    games_: Annotated[int, typer.Option("--games", min=1, help="How many games.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals and the bots.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Worker processes.")] = 1,
-    think: Annotated[float | None, typer.Option("--think", min=0.01, help="Seconds a searching bot may think per plan.")] = None,
+    ctx: typer.Context,
+    bots: Annotated[
+        str, typer.Option("--bots", metavar="BOT,BOT", help="Two bots, e.g. expert,easy (random, easy, normal, expert).")
+    ] = "expert,easy",
+    games_: Annotated[int, typer.Option("--games", min=1, metavar="N", help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the deals and the bots.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, metavar="N", help="Worker processes.")] = 1,
+    think: Annotated[
+        float | None, typer.Option("--think", min=0.01, metavar="SECONDS", help="Seconds a searching bot may think per plan.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
 ) -> None:
     """Play bot against bot (alternating who starts) and report wins, ties, win rates and think times."""
@@ -450,9 +802,12 @@ def arena(
 
     names = [b.strip() for b in bots.split(",")]
     if len(names) != 2 or not all(names):
-        raise SpiteError("--bots takes two bot names separated by a comma, e.g. expert,easy")
+        raise UsageError("--bots takes two bot names separated by a comma, e.g. expert,easy", ctx=ctx)
     for name in names:
-        _make_bot(name)  # an unknown name fails here, before any game is played
+        try:
+            _make_bot(name)  # an unknown name fails here, before any game is played
+        except ValueError as e:
+            raise UsageError(f"--bots: {e}", ctx=ctx) from e
     if as_json:
         result = run_arena(names[0], names[1], games_, seed=seed, jobs=jobs, think=think)
         out.print(json.dumps(report(result)), soft_wrap=True)
@@ -492,7 +847,7 @@ def main() -> None:
     # collections during the command nor the full one at exit walk it again, ~20 ms of every command. What the
     # command itself makes is collected as usual.
     gc.freeze()
-    app()
+    app(prog_name="spite")
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ class Status(enum.Enum):
     UNKNOWN_MATCH = "unknown match"  # a later save of a match never seen here (a new machine): trust the file's chain
     CONTINUES = "continues"  # the next save after the latest known one
     LATEST = "latest"  # the latest known save itself, seen again
+    EARLIER = "earlier"  # a save recorded before the latest one: looked at again (spite show, verify), never answered
 
 
 @dataclass(frozen=True, slots=True)

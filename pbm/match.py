@@ -11,7 +11,6 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from nacl.bindings import crypto_hash_sha256
 
@@ -22,9 +21,18 @@ from engine.rules import Ruleset
 from engine.state import GameState, PlayerView
 from pbm import carry, saves
 from pbm.carry import Side, Sides, side_digest
-from pbm.errors import CarryError, NoRecordError, NotAPlayerError, ProtocolError, SpiteError, TableMismatchError, TooLargeError
+from pbm.errors import (
+    CarryError,
+    NoRecordError,
+    NotAPlayerError,
+    ProtocolError,
+    ReplayError,
+    SpiteError,
+    TableMismatchError,
+    TooLargeError,
+)
 from pbm.identity import Identity
-from pbm.journal import Check, Journal
+from pbm.journal import Check, Journal, Status
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -100,29 +108,6 @@ class Opened:
         if not self.match_over:
             return True
         return party.game is not None and party.game.number not in party.sent_secrets
-
-    def summary(self) -> dict[str, Any]:
-        """Where the match stands for this player, as plain data (`spite show --json`); nothing hidden from them is in it."""
-        state, record, view, to_move = self.state, self.record, self.view, self.to_move
-        data: dict[str, Any] = {
-            "match": self.save.match,
-            "game": self.save.game,
-            "turn": self.save.turn,  # turns played in this game; the board shows the one to play next
-            "to_move": None if to_move is None else self.names[to_move],
-            # a file may carry the next game's deal before this player's table shows it: that game is not over
-            "game_over": state is not None and state.outcome is not None and self.game == self.save.game,
-            "match_over": record.is_over,
-            "scores": {self.names[0]: record.scores[0], self.names[1]: record.scores[1]},
-            "you": self.names[self.me],
-            "target": self.save.rules.target_score,
-            "history": [{"by": self.names[t.by], "moves": t.moves} for t in self.save.history],  # this game's turns so far
-        }
-        if view is not None and self.game == self.save.game:  # no table yet while this player's next deal is under way
-            data["hand"] = [str(c) for c in view.hand]
-            data["payoff"] = {"top": str(view.payoff_top) if view.payoff_top else None, "count": view.payoff_count}
-            data["opponent"] = {"hand_count": view.opponent.hand_count, "payoff_count": view.opponent.payoff_count}
-            data["stock"] = view.stock_count
-        return data
 
 
 def match_id_bytes(save: SaveFile) -> bytes:
@@ -243,15 +228,21 @@ def seat_of(save: SaveFile, identity: Identity) -> int:
     raise NotAPlayerError(f"this file is a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
 
 
-def open_save(path: Path, identity: Identity, journal: Journal) -> Opened:
+def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
     """Read, verify and take in the save at `path` for `identity`: signature, chain, proofs, moves and table.
 
+    With `earlier`, a save the journal recorded before its latest one opens too (status EARLIER), to be looked at.
     Raises a SpiteError that says what is wrong; records nothing.
     """
     save = saves.read(path)
     me = seat_of(save, identity)
     saves.verify(save, journal.key_for(save))
-    check = journal.check(save)
+    try:
+        check = journal.check(save)
+    except ReplayError:
+        if not earlier:
+            raise
+        check = Check(Status.EARLIER, journal.latest(save.match))
     seq = save.seq if save.signer == me else save.seq - 1  # this player's last file: this one, or the one it answers
     kept = _kept(journal, save, me, seq, identity) if seq >= 1 else None
     resumed = seq >= 1 and kept is None

@@ -36,8 +36,10 @@ def test_arena_json_has_the_documented_shape_and_names_a_second_bot_of_a_level_w
 
 def test_arena_refuses_an_unknown_bot_in_one_line(tmp_path: Path) -> None:
     run = spite(tmp_path, "arena", "--bots", "expert,grandmaster", "--games", "2")
-    assert run.exit_code == 1
-    assert run.stderr == "spite: unknown bot 'grandmaster'; known: random, greedy, easy, normal, expert\n"
+    assert run.exit_code == 2  # a usage error, like any other bad option value
+    assert (
+        run.stderr == "spite: --bots: unknown bot 'grandmaster'; known: random, greedy, easy, normal, expert (see 'spite arena --help')\n"
+    )
 
 
 def test_hint_suggests_a_legal_start_of_the_players_own_turn(tmp_path: Path) -> None:
@@ -45,6 +47,7 @@ def test_hint_suggests_a_legal_start_of_the_players_own_turn(tmp_path: Path) -> 
     mail.mkdir()
     invitation = mail / "invitation.toml"
     assert spite(alice, "new", "--name", "Alice", "--opponent", "Bob", "-o", invitation).exit_code == 0
+    assert spite(bob, "id", "--name", "Bob").exit_code == 0  # the invitation is made out to Bob
     assert spite(bob, "play", invitation, "-o", mail / "dealt.toml").exit_code == 0
     # Alice's first turn: ask for a hint and play the turn with --moves to a legal end
     with Journal.open(alice) as journal:

@@ -16,7 +16,9 @@ from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
 from pbm.render import card_text
 
-VIEW_FIELDS = ("match", "game", "turn", "to_move", "match_over", "scores", "target", "history")
+VIEW_FIELDS = ("schema", "match", "game", "turn", "to_move", "earlier", "game_over", "outcome", "match_over")
+VIEW_FIELDS += ("scores", "target", "history")
+TABLE_FIELDS = ("next_turn", "hand", "payoff", "side", "opponent", "center", "stock", "shuffling_in")
 
 
 @dataclass
@@ -121,7 +123,7 @@ def test_the_match_ends_with_the_right_winner_and_score(short_match: Played) -> 
     winner = max(expected, key=expected.__getitem__)
     loser = "Bob" if winner == "Alice" else "Alice"
     assert expected[winner] >= short_match.target > expected[loser]
-    line = f"The match is over: {winner} wins {expected['Alice']}-{expected['Bob']}."
+    line = f"The match is over: {winner} wins {expected[winner]}–{expected[loser]}."  # the winner's score first
     for player in short_match.players:
         last_play = [r for r in player.runs if r.args[0] == "play"][-1]
         assert line in last_play.stdout, last_play
@@ -138,7 +140,7 @@ def test_games_lists_the_finished_match_for_both_players(short_match: Played) ->
         run = player.ok("games")
         row = next(line for line in run.stdout.splitlines() if match in line)
         cells = [c.strip() for c in re.split(r"[│┃|]", row) if c.strip()]
-        assert cells[:4] == [match, other.name, f"{scores[player.name]}-{scores[other.name]}", "over"], run
+        assert cells[:4] == [match, other.name, f"{scores[player.name]}–{scores[other.name]}", "over"], run
 
 
 def test_a_player_who_has_sent_everything_is_told_the_result_and_writes_nothing(short_match: Played) -> None:
@@ -152,7 +154,8 @@ def test_a_player_who_has_sent_everything_is_told_the_result_and_writes_nothing(
 # --- what each player may see ---
 
 
-HAND_ROW = re.compile(r"^  hand +(.*?)\s*$", re.M)
+HAND_ROW = re.compile(r"^hand {2,}(.*?)$", re.M)  # the caption of the player's own hand (the opponent's says "hand 5")
+CARD_FACE = re.compile(r"│([^│\s]+) *│")
 
 
 def _json_forms(hand: list[str]) -> list[str]:
@@ -161,10 +164,15 @@ def _json_forms(hand: list[str]) -> list[str]:
     return [pretty, json.dumps(hand)]
 
 
-def _board_form(hand: list[str]) -> str:
-    """A hand as the board's "hand" row prints it: sorted by rank, then suit, two spaces apart."""
+def _board_form(hand: list[str]) -> list[str]:
+    """A hand as the board's "hand" row shows it: sorted by rank, then suit, a card in each box."""
     cards = sorted((Card.parse(c) for c in hand), key=lambda c: (c.rank, c.suit or "", c.copy))
-    return "  ".join(card_text(c).plain for c in cards)
+    return [card_text(c).plain for c in cards]
+
+
+def _hand_rows(stdout: str) -> list[list[str]]:
+    """The cards of every own-hand row of the boards in `stdout`."""
+    return [CARD_FACE.findall(row) for row in HAND_ROW.findall(stdout)]
 
 
 def test_no_output_of_a_player_ever_shows_the_other_players_hand(short_match: Played) -> None:
@@ -180,7 +188,7 @@ def test_no_output_of_a_player_ever_shows_the_other_players_hand(short_match: Pl
             for form in _json_forms(hand):
                 assert form not in seen, f"{player.name} was shown {other.name}'s hand {hand} of {step.path.name}"
             # on the board, the only hand row is the player's own: never the other's hand at that moment
-            rows = [row for run in step.runs[player.name] for row in HAND_ROW.findall(run.stdout)]
+            rows = [row for run in step.runs[player.name] for row in _hand_rows(run.stdout)]
             assert _board_form(hand) not in rows, f"{player.name}'s board of {step.path.name} shows {other.name}'s hand {hand}"
             checked += 1
     assert checked >= len(short_match.steps) // 2
@@ -201,8 +209,8 @@ def test_show_json_gives_only_the_opponents_counts(short_match: Played) -> None:
             if "hand" not in view:
                 assert "opponent" not in view
                 continue
-            assert set(view) == {*VIEW_FIELDS, "you", "game_over", "hand", "payoff", "opponent", "stock"}
-            assert set(view["opponent"]) == {"hand_count", "payoff_count"}
+            assert set(view) == {*VIEW_FIELDS, "you", *TABLE_FIELDS}
+            assert set(view["opponent"]) == {"name", "hand_count", "payoff_count", "payoff_top", "side"}  # no hand: its count
             if _one_table(step):
                 assert view["opponent"]["hand_count"] == len(theirs["hand"])
                 assert view["opponent"]["payoff_count"] == theirs["payoff"]["count"]
@@ -242,17 +250,16 @@ def test_the_board_shows_the_opponents_hand_as_a_count_only(short_match: Played)
             me, other = step.views[step.reader.name], step.views[step.writer.name]
             if "opponent" not in me:
                 continue  # a file that deals the next game: its summary shows no table until the deal is done
-            opponent_rows = re.findall(rf"^{step.writer.name} +(.*?)\s*$", run.stdout, re.M)
+            opponent_rows = re.findall(rf"^{re.escape(step.writer.name[:10])} *╭.*\n^hand (\d+) ", run.stdout, re.M)
             assert opponent_rows, run
             n = me["opponent"]["hand_count"]
             if _one_table(step):
                 assert n == len(other["hand"])
-            for row in opponent_rows:
-                assert row == f"hand {n} card{'s' if n != 1 else ''}", run
+            assert all(int(row) == n for row in opponent_rows), run
             # the only hand row is the player's own: the hand they received, or what is left of it after their turn
-            own = Counter(_board_form(me["hand"]).split("  "))
-            for row in HAND_ROW.findall(run.stdout):
-                assert row == "empty" or Counter(row.split("  ")) <= own, run
+            own = Counter(_board_form(me["hand"]))
+            for row in _hand_rows(run.stdout):
+                assert Counter(row) <= own, run
             boards += 1
     assert boards >= len(short_match.steps) // 3  # about one board for every file with a turn to play
 

@@ -96,9 +96,17 @@ def resign(save: saves.SaveFile, by: Player, **changes: Any) -> saves.SaveFile:
 # --- the journal: replays, rollbacks, forks ---
 
 
+def answered_already(player: Player, file: Path) -> None:
+    """`spite play` refuses a file the player already answered; `verify` and `show` say it is an earlier file of the match."""
+    assert "already played from this file" in refused(player, file, command="play")
+    checked = player.ok("verify", file)
+    assert "chain:     an earlier file: " in checked.stdout and "the match has moved on to" in " ".join(checked.stdout.split())
+    assert "This is an earlier file of the match" in player.ok("show", file).stdout
+
+
 def test_playing_a_file_again_after_answering_it_is_a_replay(table: Table) -> None:
     answer(table.bob, table.latest)
-    refused_by_play_and_verify(table.bob, table.latest, "already played from this file")
+    answered_already(table.bob, table.latest)
 
 
 def test_an_older_file_after_a_newer_one_is_a_rollback(table: Table) -> None:
@@ -282,7 +290,7 @@ def test_refusals_leave_the_journal_as_it_was(table: Table) -> None:
     refused(table.bob, table.latest, "--moves", "zz")
     reply = answer(table.bob, table.latest)  # the real file is still Bob's to play, once
     table.alice.ok("verify", reply)
-    refused_by_play_and_verify(table.bob, table.latest, "already played")
+    answered_already(table.bob, table.latest)
 
 
 # --- the real entry point ---

@@ -1,6 +1,10 @@
-"""The board: shows what the player may see, in words and symbols that survive NO_COLOR and narrow terminals."""
+"""The board: shows what the player may see, cards as cards, in one screen at 80x24 and more room when there is more."""
 
 from __future__ import annotations
+
+import dataclasses
+import io
+import re
 
 import pytest
 from rich.console import Console
@@ -10,7 +14,10 @@ from engine.dealer import LocalDealer
 from engine.game import new_game
 from engine.rules import G4A
 from engine.state import GameState, Outcome, PlayerState, PlayerView, Pool, Reason
-from pbm.render import board, card_text, center_stack_text, side_stack_text
+from pbm.render import Look, Seating, banner, board, card_text, stack_box
+
+SEATING = Seating(("Alice", "Bob"), (12, 30), 50, "172a108860bc830e", 2)
+HISTORY = ((0, "Q-s1"), (1, "Q-s2"), (0, "K-c1 7-s1"), (1, "p-c1 7-c2 Q-s2"))
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -33,102 +40,162 @@ def mid_game() -> GameState:
     )
     center = (cards("A 2 3d"), (), cards("A 2 K 4 5 6h 7"))
     return GameState(
-        G4A, (alice, bob), center, stock_count=39, pools=(Pool(13, cards("A 2 3 4 5 6 7 8 9 10 J Q")),), to_move=0, turn=14, starter=0
+        G4A, (alice, bob), center, stock_count=39, pools=(Pool(13, cards("A 2 3 4 5 6 7 8 9 10 J Q")),), to_move=0, turn=5, starter=0
     )
 
 
-def render(view: PlayerView, width: int, last_turn: tuple[str, ...] = ("p-c1", "7-c2", "Q-s2"), **kwargs: object) -> str:
-    console = Console(record=True, width=width, no_color=True, color_system=None)
-    console.print(board(view, ("Alice", "Bob"), (12, 30), last_turn, **kwargs))
+def crowded() -> GameState:
+    """Long side stacks on both sides, as late in a game: 29 side cards for Alice (more than in 99% of positions)."""
+    state = mid_game()
+    long = (
+        cards("Kh Qh Jh 10h 9h 8h 7h 6h 5h 4h 3h 2h"),
+        cards("Qs Js 10s 9s 8s 7s 6s"),
+        cards("10d 9d 8d 7d 6d"),
+        cards("Jc 10c 9c 8c 7c"),
+    )
+    alice = dataclasses.replace(state.players[0], side=long)
+    bob = dataclasses.replace(state.players[1], side=long[::-1])
+    return dataclasses.replace(state, players=(alice, bob))
+
+
+def render(view: PlayerView, width: int, height: int = 24, history: tuple[tuple[int, str], ...] = HISTORY, **kwargs: object) -> str:
+    console = Console(record=True, width=width, height=height, no_color=True, color_system=None)
+    console.print(board(view, kwargs.pop("seating", SEATING), history, **kwargs))  # type: ignore[arg-type]
     return console.export_text()
 
 
-@pytest.mark.parametrize("width", [40, 100])
+@pytest.mark.parametrize("width", [40, 80, 120])
 def test_board_shows_what_the_player_may_see(width: int) -> None:
     text = render(mid_game().view(0), width)
     for expected in [
-        "Alice 12 – Bob 30",
-        "first to 50",
-        "Turn 14",
-        "your turn",
-        "hand 4 cards",  # the opponent's hand: a count only
-        "8♦ (15 left)",  # opponent pay-off top and count
-        "5♣ (12 left)",  # own pay-off
-        "s1 9♥ (+3)",  # a side stack: top card and depth
-        "s3 K♠",
-        "s4 6♠ (+1)",
-        "c1 3♦ → needs 4",
-        "c2 empty → needs A",
-        "c3 7 → needs 8",
-        "39 cards",
-        "+12 being shuffled in",
-        "Bob's last turn",
+        "Match 172a1088",
+        "game 2",
+        "Alice 12 – Bob 30, first to 50",
+        "turn 5: your turn",
+        "hand 4",  # the opponent's hand: a count only
+        "pay-off 15",
+        "pay-off 12",
+        "│8♦ │",  # the pay-off tops, as cards
+        "│5♣ │",
+        "│2♣│10♠│4♥│9♥ │",  # a side stack: every card, the top one on the right
+        "│6♦│6♠ │",
+        "╭s1",  # stacks carry their names in move notation
+        "╭c3─╮",
+        "│K♠ │",
+        "│3♦ │ needs 4",  # center: what it needs next and how many until complete
+        "9 to go",
+        "needs A",
+        "12 to go",
+        "stock 39",
+        "+12 shuffling in",
+        "Bob's turn 4:",  # the opponent's last turn, numbered as the file that carried it
         "1. p-c1",
         "3. Q-s2",
     ]:
         assert expected in text, f"{expected!r} missing at width {width}:\n{text}"
-    for card in ["3", "3♠", "7♥", "K", "Q♦"]:
+    for card in ["│3  │", "│3♠ │", "│7♥ │", "│K  │", "│Q♦ │"]:
         assert card in text
-    assert max(len(line) for line in text.splitlines()) <= width
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= width
+    assert all(line == line.rstrip() for line in lines), "trailing spaces"
 
 
-@pytest.mark.parametrize("width", [40, 100])
-def test_board_never_shows_the_opponent_hand(width: int) -> None:
-    text = render(mid_game().view(0), width)
-    assert "J♣" not in text
+def test_one_screen_at_80x24_even_when_crowded() -> None:
+    for state in (mid_game(), crowded()):
+        lines = render(state.view(0), 80, 24).splitlines()
+        assert len(lines) <= 20, "the prompt and a message need the last lines\n" + "\n".join(lines)
+        assert max(len(line) for line in lines) <= 80
+
+
+def test_a_crowded_side_stack_still_shows_every_card() -> None:
+    text = render(crowded().view(0), 80)
+    assert "│KQJT9876543│2♥ │" in text  # with little room covered cards show their rank alone: suits never matter in play
+    wide = render(crowded().view(0), 200)
+    assert "│K♥│Q♥│J♥│10♥│9♥│8♥│7♥│6♥│5♥│4♥│3♥│2♥ │" in wide
+
+
+def test_board_never_shows_the_opponent_hand() -> None:
+    for width in (40, 80, 130):
+        assert "J♣" not in render(mid_game().view(0), width, 40)
 
 
 def test_opponent_sees_their_own_board_and_not_mine() -> None:
-    text = render(mid_game().view(1), 60, last_turn=())
-    assert "Bob (you)" in text and "J♣" in text
-    assert "Alice's turn" in text and "your turn" not in text
+    text = render(mid_game().view(1), 80, history=())
+    assert "Bob" in text and "(you)" in text and "│J♣ │" in text
+    assert "Alice 's turn" not in text and "turn 5: Alice's turn" in text and "your turn" not in text
     assert "7♥" not in text and "Q♦" not in text  # Alice's hand
-    assert "last turn" not in text
-    assert "hand 5 cards" in text
+    assert "'s turn 4" not in text
+    assert "hand 5" in text
 
 
 def test_king_on_a_center_stack_says_what_it_counts_as() -> None:
-    line = center_stack_text(2, cards("A 2 K")).plain
-    assert line == "c3 K as 3 → needs 4"
+    state = dataclasses.replace(mid_game(), center=(cards("A 2 Kc"), (), ()))
+    text = render(state.view(0), 80)
+    assert "as 3" in text and "│K♣ │ needs 4" in text
 
 
 def test_suit_colour_is_never_the_only_signal() -> None:
     heart, spade, suitless = card_text(Card.parse("9h")), card_text(Card.parse("9s")), card_text(Card.parse("9"))
     assert (heart.plain, spade.plain, suitless.plain) == ("9♥", "9♠", "9")
     assert "red" in str(heart.style) and "red" not in str(spade.style)
-    assert side_stack_text(0, ()).plain == "s1 empty"
+    assert card_text(None).plain == "empty"
+
+
+def printed(**console: object) -> str:
+    """What the board writes to a terminal: the escape codes included."""
+    out = io.StringIO()
+    Console(file=out, width=100, force_terminal=True, **console).print(board(mid_game().view(0), SEATING))  # type: ignore[arg-type]
+    return out.getvalue()
 
 
 def test_colour_when_allowed_and_none_when_not() -> None:
-    view = mid_game().view(0)
-    colour = Console(record=True, width=100, force_terminal=True, color_system="truecolor")
-    colour.print(board(view, ("Alice", "Bob"), (0, 0)))
-    assert "\x1b[" in colour.export_text(styles=True)
-    plain = Console(record=True, width=100, force_terminal=True, no_color=True)
-    plain.print(board(view, ("Alice", "Bob"), (0, 0)))
-    assert "\x1b[31m" not in plain.export_text(styles=True) and "\x1b[91m" not in plain.export_text(styles=True)
+    coloured = printed(color_system="standard")
+    assert "31m8♦" in coloured  # a red suit in red (and bold: the top of a pile)
+    plain = printed(color_system="standard", no_color=True)
+    assert "31m" not in plain and "32m" not in plain and "\x1b[1m" in plain  # no colour, but bold still marks what may be played
+    assert re.sub(r"\x1b\[[0-9;]*m", "", plain) == re.sub(r"\x1b\[[0-9;]*m", "", coloured)  # the same words and cards
 
 
-def words(text: str) -> str:
-    return " ".join(text.split())
+def test_ascii_draws_with_ascii_alone_and_suit_letters() -> None:
+    text = render(mid_game().view(0), 80, look=Look(ascii=True))
+    assert text.isascii()
+    assert "|2c|10s|4h|9h |" in text and "+s1+" in text and "|8d |" in text
+
+
+def test_more_room_means_bigger_cards_and_the_game_log() -> None:
+    small = render(mid_game().view(0), 80, 24)
+    assert "This game" not in small
+    wide = render(mid_game().view(0), 130, 24)
+    assert "This game" in wide and "  3 Alice    K-c1 7-s1" in wide  # the game so far beside the board
+    big = render(mid_game().view(0), 130, 40)
+    assert "│    Q│" in big and "│  ♦  │" in big  # large cards: rank in two corners, suit in the middle
+    assert "│2♣│10♠│4♥│9    │" in big
+    assert len(big.splitlines()) <= 36
 
 
 def test_a_fresh_deal_and_the_end_of_a_game() -> None:
     state = new_game(LocalDealer(7))
-    fresh = render(state.view(0), 40, last_turn=())
-    assert "54 cards" in fresh and "being shuffled" not in fresh
-    won = GameState(**{**{f: getattr(state, f) for f in state.__slots__}, "outcome": Outcome(Reason.PAYOFF_EMPTY, 1, 7)})
-    assert "Bob wins, 7 points" in words(render(won.view(0), 40))
-    assert "you win, 7 points" in words(render(won.view(1), 40))
-    tie = GameState(**{**{f: getattr(state, f) for f in state.__slots__}, "outcome": Outcome(Reason.STOCK_EXHAUSTED, None)})
-    assert "a tie (the stock ran out)" in words(render(tie.view(0), 40))
+    fresh = render(state.view(0), 80, history=())
+    assert "stock 54" in fresh and "shuffling" not in fresh and "'s turn" not in fresh.replace("your turn", "")
+    won = dataclasses.replace(state, outcome=Outcome(Reason.PAYOFF_EMPTY, 1, 7))
+    assert "game over after turn 1: Bob wins, 7 points" in render(won.view(0), 80)
+    assert "game over after turn 1: you win, 7 points" in render(won.view(1), 80)
+    tie = dataclasses.replace(state, turn=9, outcome=Outcome(Reason.STOCK_EXHAUSTED, None))
+    assert "game over after turn 8: a tie (the stock ran out)" in render(tie.view(0), 80)  # turn 9 never began
 
 
 def test_names_are_text_not_markup() -> None:
-    console = Console(record=True, width=80, no_color=True)
-    console.print(board(mid_game().view(0), ("[bold]Eve", "Bob"), (0, 0)))
-    assert "[bold]Eve (you)" in console.export_text()
+    seating = dataclasses.replace(SEATING, names=("[bold]Eve", "Bob"))
+    assert "[bold]Eve" in render(mid_game().view(0), 80, seating=seating)
 
 
-def test_target_score_can_come_from_the_match() -> None:
-    assert "first to 10" in render(mid_game().view(0), 100, target=10)
+def test_an_empty_stack_and_a_single_card() -> None:
+    empty = stack_box((), Look(), "s2")
+    assert [line.plain for line in empty.lines] == ["╭s2─╮", "│   │", "╰───╯"]
+    ten = stack_box(cards("10h"), Look(ascii=True))
+    assert [line.plain for line in ten.lines] == ["+---+", "|10h|", "+---+"]
+
+
+def test_banner_boxes_its_lines() -> None:
+    text = banner(["Game 1 is over: you win, 7 points.", "Alice 7 – Bob 0, first to 50"]).plain.splitlines()
+    assert len(text) == 4 and text[1].startswith("│ Game 1 is over") and len({len(line) for line in text}) == 1
