@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 from rich.text import Text
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
@@ -56,6 +56,13 @@ class _Spite(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+class _Command(TyperCommand):
+    """A spite command: its usage line names its arguments as FILE, not typer's {FILE}."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
+
+
 app = typer.Typer(
     name="spite",
     cls=_Spite,
@@ -65,6 +72,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+command = functools.partial(app.command, cls=_Command)
 
 _debug = False
 _ascii = False
@@ -175,7 +183,7 @@ NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help="
 FileArgument = Annotated[Path, typer.Argument(metavar="FILE", help="A save file of one of your matches.", show_default=False)]
 
 
-@app.command("id", epilog="Example: spite id --name Alice")
+@command("id", epilog="Example: spite id --name Alice")
 @_handled
 def id_command(
     name: NameOption = None,
@@ -214,7 +222,7 @@ YesOption = Annotated[
 ]
 
 
-@app.command(epilog="Example: spite new --opponent Bob --opponent-key spite1:b5dAyVbC…   (then send the file it writes)")
+@command(epilog="Example: spite new --opponent Bob --opponent-key spite1:b5dAyVbC…   (then send the file it writes)")
 @_handled
 def new(
     name: NameOption = None,
@@ -371,15 +379,16 @@ def _result_line(opened: Opened) -> str | None:
     return f"The match is over: {opened.names[winner]} wins {record.scores[winner]}–{record.scores[1 - winner]}."
 
 
-def _owed_line(opened: Opened) -> str:
-    other = opened.names[1 - opened.me]
-    return (
-        f"One more file is owed after the last game: it hands {other} your keys of that game, "
-        f"so that {other}'s spite can check every shuffle of it (the audit)."
-    )
+def _keys_line(opened: Opened, writing: bool) -> str:
+    """Why a file is still owed once the match is over: it hands the other player this one's keys of the last game."""
+    other, game = opened.names[1 - opened.me], opened.game
+    why = f"your keys of game {game}, so that {other}'s spite can check every shuffle of that game (the audit)"
+    if writing:
+        return f"This last file hands {other} {why}: send it all the same."
+    return f"One more file is owed: play this file to hand {other} {why}."
 
 
-@app.command(epilog='Example: spite play spite-3342e18f-g1-t4.toml   (or --moves "p-c1 7-c2 Q-s2", or --auto)')
+@command(epilog='Example: spite play spite-3342e18f-g1-t4.toml   (or --moves "p-c1 7-c2 Q-s2", or --auto)')
 @_handled
 def play(
     ctx: typer.Context,
@@ -430,7 +439,7 @@ def play(
     if opened.match_over:
         if not _game_over(opened):
             out.print(_result_line(opened) or "", markup=False)
-        out.print(_owed_line(opened), markup=False)
+        out.print(_keys_line(opened, writing=True), markup=False)
     out.print(f"Wrote {path}\nSend it to {other}.", soft_wrap=True, markup=False)
 
 
@@ -561,7 +570,8 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
             out.print(f"Nothing written; {again}", markup=False, soft_wrap=True)
             raise typer.Exit(0)
         if word == turn.MOVES:
-            out.print("Legal moves: " + " ".join(map(str, legal_moves(seat.state.view(opened.me)))))  # type: ignore[union-attr]
+            moves = " ".join(map(str, legal_moves(seat.state.view(opened.me))))  # type: ignore[union-attr]
+            out.print(f"Legal moves: {moves}", soft_wrap=True)  # one line, however long: the terminal wraps it
         elif word == turn.HELP:
             out.print("\n".join(turn.HELP_LINES), markup=False)
         elif word == turn.HINT:
@@ -586,7 +596,7 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
                 _board(opened)
 
 
-@app.command(epilog="Example: spite show spite-3342e18f-g1-t4.toml --json")
+@command(epilog="Example: spite show spite-3342e18f-g1-t4.toml --json")
 @_handled
 def show(
     file: FileArgument,
@@ -622,13 +632,13 @@ def show(
     if line:
         out.print(line, markup=False)
         if opened.owes_file and not opened.mine:
-            out.print(_owed_line(opened) + " Play this file to send it.", markup=False)
+            out.print(_keys_line(opened, writing=False), markup=False)
     elif opened.to_move is not None:
         who = "you" if opened.to_move == opened.me else opened.names[opened.to_move]
         out.print(f"Next file: {who} ({'play this file' if who == 'you' else 'waiting for them'}).", markup=False)
 
 
-@app.command(epilog="Example: spite verify spite-3342e18f-g1-t4.toml")
+@command(epilog="Example: spite verify spite-3342e18f-g1-t4.toml")
 @_handled
 def verify(file: FileArgument) -> None:
     """Run every check on FILE (signature, chain, moves, proofs, table, audits) and say what was checked."""
@@ -663,7 +673,7 @@ def verify(file: FileArgument) -> None:
     out.print("OK")
 
 
-@app.command(epilog="Example: spite games")
+@command(epilog="Example: spite games")
 @_handled
 def games() -> None:
     """List your matches: opponent, score, whose turn, and the last file."""
@@ -711,7 +721,7 @@ def _level(value: str) -> str:
 PRACTICE_AGAIN = "'spite practice --resume' goes on later."
 
 
-@app.command(epilog="Example: spite practice --level normal --payoff 10 --target 20")
+@command(epilog="Example: spite practice --level normal --payoff 10 --target 20")
 @_handled
 def practice(
     level: Annotated[
@@ -780,7 +790,7 @@ def _practice_game_over(opened: Opened, ended: set[int]) -> None:
         raise typer.Exit(0)
 
 
-@app.command(epilog="Example: spite arena --bots expert,easy --games 200 --jobs 2")
+@command(epilog="Example: spite arena --bots expert,easy --games 200 --jobs 2")
 @_handled
 def arena(
     ctx: typer.Context,

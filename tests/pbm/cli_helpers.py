@@ -17,8 +17,10 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import pbm.cli
+from engine.cards import RANK_TEXT, Card
 from pbm import saves
 from pbm.identity import Identity, load_or_create
+from pbm.render import card_label
 
 WIDTH = 100
 ENV = {"COLUMNS": str(WIDTH), "NO_COLOR": "1", "SPITE_PASSPHRASE": None}
@@ -215,3 +217,55 @@ def invite(root: Path, payoff: int = 5, target: int = 10) -> tuple[Player, Playe
     invitation = folder / "invitation.toml"
     alice.ok("new", "--payoff", str(payoff), "--target", str(target), "-o", invitation)
     return alice, bob, invitation
+
+
+# --- the board and `spite show --json` of the same file ---
+
+HAND_ROW = re.compile(r"^hand {2,}(.*?)$", re.M)  # the caption of the player's own hand (the opponent's says "hand 5")
+CARD_FACE = re.compile(r"│([^│\s]+) *│")
+
+
+def hand_rows(board: str) -> list[list[str]]:
+    """The cards of every own-hand row of the boards in `board`, as they are drawn."""
+    return [CARD_FACE.findall(row) for row in HAND_ROW.findall(board)]
+
+
+def _face(card: str) -> str:
+    return card_label(Card.parse(card))
+
+
+def fan_forms(stack: list[str]) -> list[str]:
+    """How the board may draw the middle row of a side stack: covered cards with their suits, by rank, or by rank packed."""
+    cards = [Card.parse(c) for c in stack]
+    top = _face(stack[-1]).ljust(3) + "│"
+    full = "│" + "".join(_face(c) + "│" for c in stack[:-1]) + top
+    ranks = "│" + "".join(RANK_TEXT[c.rank] + "│" for c in cards[:-1]) + top
+    packed = "│" + "".join("T" if c.rank == 10 else RANK_TEXT[c.rank] for c in cards[:-1]) + "│" + top
+    return [full, ranks, packed] if len(stack) > 1 else [full]
+
+
+def assert_board_agrees(board: str, view: dict[str, Any]) -> None:
+    """Every card and number of a `spite show --json` view is on the board of the same file, in the board's order."""
+    opponent, you = view["opponent"], view["you"]
+    assert hand_rows(board)[0] == [_face(c) for c in view["hand"]], board
+    for stack in [*view["side"], *opponent["side"]]:
+        if stack:
+            assert any(form in board for form in fan_forms(stack)), f"side stack {stack} not on the board\n{board}"
+    for top in (view["payoff"]["top"], opponent["payoff_top"]):
+        if top is not None:
+            assert f"│{_face(top):<3}│" in board, board
+    assert f"pay-off {view['payoff']['count']}" in board and f"pay-off {opponent['payoff_count']}" in board, board
+    assert re.search(rf"^hand {opponent['hand_count']} ", board, re.M), board
+    for stack in view["center"]:
+        face = _face(stack["cards"][-1]) if stack["cards"] else ""
+        assert f"│{face:<3}│ needs {stack['needs']}" in board or f"│{face:<3}│ as " in board, (stack, board)
+        assert f"needs {stack['needs']}" in board and f"{stack['to_go']} to go" in board, (stack, board)
+    assert f"stock {view['stock']}" in board, board
+    assert (f"+{view['shuffling_in']} shuffling in" in board) if view["shuffling_in"] else "shuffling in" not in board, board
+    header = " ".join(board.split("\n\n", 1)[0].split())
+    if view["next_turn"] is not None:
+        assert f"turn {view['next_turn']}: " in header, board
+    assert f"{you} {view['scores'][you]} – {opponent['name']} {view['scores'][opponent['name']]}" in header, board
+    theirs = [t for t in view["history"] if t["by"] != you]
+    if theirs:
+        assert f"{theirs[-1]['by']}'s turn {theirs[-1]['turn']}:" in board, board

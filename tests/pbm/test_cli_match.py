@@ -10,7 +10,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cli_helpers import Player, Step, assert_refused, files, invite, make_player, new_file, play_match, scratch
+from cli_helpers import (
+    Player,
+    Step,
+    assert_board_agrees,
+    assert_refused,
+    files,
+    hand_rows,
+    invite,
+    make_player,
+    new_file,
+    play_match,
+    scratch,
+)
 
 from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
@@ -154,10 +166,6 @@ def test_a_player_who_has_sent_everything_is_told_the_result_and_writes_nothing(
 # --- what each player may see ---
 
 
-HAND_ROW = re.compile(r"^hand {2,}(.*?)$", re.M)  # the caption of the player's own hand (the opponent's says "hand 5")
-CARD_FACE = re.compile(r"│([^│\s]+) *│")
-
-
 def _json_forms(hand: list[str]) -> list[str]:
     """A hand list as `show --json` prints it (indent 2, under "hand") and as compact JSON."""
     pretty = json.dumps({"hand": hand}, indent=2)[2:-2]
@@ -168,11 +176,6 @@ def _board_form(hand: list[str]) -> list[str]:
     """A hand as the board's "hand" row shows it: sorted by rank, then suit, a card in each box."""
     cards = sorted((Card.parse(c) for c in hand), key=lambda c: (c.rank, c.suit or "", c.copy))
     return [card_text(c).plain for c in cards]
-
-
-def _hand_rows(stdout: str) -> list[list[str]]:
-    """The cards of every own-hand row of the boards in `stdout`."""
-    return [CARD_FACE.findall(row) for row in HAND_ROW.findall(stdout)]
 
 
 def test_no_output_of_a_player_ever_shows_the_other_players_hand(short_match: Played) -> None:
@@ -188,7 +191,7 @@ def test_no_output_of_a_player_ever_shows_the_other_players_hand(short_match: Pl
             for form in _json_forms(hand):
                 assert form not in seen, f"{player.name} was shown {other.name}'s hand {hand} of {step.path.name}"
             # on the board, the only hand row is the player's own: never the other's hand at that moment
-            rows = [row for run in step.runs[player.name] for row in _hand_rows(run.stdout)]
+            rows = [row for run in step.runs[player.name] for row in hand_rows(run.stdout)]
             assert _board_form(hand) not in rows, f"{player.name}'s board of {step.path.name} shows {other.name}'s hand {hand}"
             checked += 1
     assert checked >= len(short_match.steps) // 2
@@ -258,10 +261,24 @@ def test_the_board_shows_the_opponents_hand_as_a_count_only(short_match: Played)
             assert all(int(row) == n for row in opponent_rows), run
             # the only hand row is the player's own: the hand they received, or what is left of it after their turn
             own = Counter(_board_form(me["hand"]))
-            for row in _hand_rows(run.stdout):
+            for row in hand_rows(run.stdout):
                 assert Counter(row) <= own, run
             boards += 1
     assert boards >= len(short_match.steps) // 3  # about one board for every file with a turn to play
+
+
+def test_every_board_shows_what_show_json_says(short_match: Played) -> None:
+    """The board a player is shown before their turn, against `spite show --json` of the same file for them."""
+    compared = 0
+    for step in short_match.steps:
+        view = step.views[step.reader.name]
+        play = step.runs[step.reader.name][-1]
+        if "hand" not in view or "Center" not in play.stdout:
+            continue  # a deal step or the match's last file: nothing to play, no board
+        board = re.split(r"^(?:The bot played|Wrote )", play.stdout, flags=re.M)[0]
+        assert_board_agrees(board, view)
+        compared += 1
+    assert compared >= len(short_match.steps) // 3
 
 
 # --- playing with --moves ---

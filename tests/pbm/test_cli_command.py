@@ -1,0 +1,192 @@
+"""The spite command as a whole: version, completion, help, one style of error, global flags, and the small courtesies."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from cli_helpers import Player, assert_refused, files, make_player, new_file
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+COMMANDS = ("id", "new", "play", "show", "verify", "games", "practice", "arena")
+WITH_FILE = ("play", "show", "verify")
+
+
+def process(home: Path, *args: str | Path, columns: int = 100) -> subprocess.CompletedProcess[str]:
+    """`python -m pbm.cli ARGS` as a real process with its output to a pipe."""
+    env = {**os.environ, "SPITE_HOME": str(home), "NO_COLOR": "1", "COLUMNS": str(columns)}
+    env.pop("SPITE_PASSPHRASE", None)
+    return subprocess.run([sys.executable, "-m", "pbm.cli", *map(str, args)], env=env, capture_output=True, text=True, timeout=60)
+
+
+def usage_error(run_: object, *fragments: str) -> str:
+    """A usage error: exit status 2, one line on stderr, `spite: ...`, pointing at the help."""
+    exit_code, stderr = getattr(run_, "exit_code", None), run_.stderr  # type: ignore[attr-defined]
+    exit_code = getattr(run_, "returncode", exit_code)
+    assert exit_code == 2, run_
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("spite: ") and re.search(r"\(see 'spite( \w+)? --help'\)$", lines[0]), run_
+    for fragment in fragments:
+        assert fragment in lines[0], run_
+    return lines[0]
+
+
+def test_version(tmp_path: Path) -> None:
+    run = Player("A", tmp_path).ok("--version")
+    assert re.fullmatch(r"spite \S+\n", run.stdout), run
+
+
+def test_shell_completion_is_offered_and_completes_commands(tmp_path: Path) -> None:
+    assert "--install-completion" in Player("A", tmp_path).ok("--help").stdout
+    env = {**os.environ, "SPITE_HOME": str(tmp_path), "_SPITE_COMPLETE": "complete_bash", "COMP_WORDS": "spite pra", "COMP_CWORD": "1"}
+    done = subprocess.run([sys.executable, "-m", "pbm.cli"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["practice"], done
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_help_has_an_example_and_names_its_file_FILE(tmp_path: Path, name: str) -> None:
+    text = Player("A", tmp_path).ok(name, "--help").stdout
+    assert f"Example: spite {name}" in " ".join(text.split()), text
+    usage = next(line for line in text.splitlines() if "Usage:" in line)
+    assert "{" not in usage and "<" not in usage, usage
+    if name in WITH_FILE:
+        assert usage.split() == ["Usage:", "spite", name, "[OPTIONS]", "FILE"], usage
+
+
+def test_no_contradictory_default_for_the_opponent(tmp_path: Path) -> None:
+    text = " ".join(Player("A", tmp_path).ok("new", "--help").stdout.split())
+    assert "default: the name they go by" in text and "[default: Opponent]" not in text
+
+
+def test_debug_goes_before_or_after_the_command(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.toml"
+    plain = process(tmp_path, "show", missing)
+    assert plain.returncode == 1 and plain.stderr.startswith("spite: cannot read") and "Traceback" not in plain.stderr
+    for args in (("--debug", "show", missing), ("show", missing, "--debug"), ("show", "--debug", missing)):
+        debug = process(tmp_path, *args)
+        assert debug.returncode == 1 and "Traceback" in debug.stderr and "SaveFormatError" in debug.stderr, (args, debug)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("play",), "Missing argument 'FILE'"),
+        (("show", "--bogus", "x.toml"), "No such option: --bogus"),
+        (("bogus",), "No such command 'bogus'"),
+        (("new", "--payoff", "0"), "--payoff"),
+        (("practice", "--level", "grandmaster"), "'grandmaster' is not a level"),
+        (("play", "--auto", "--moves", "p-c1", "x.toml"), "--auto and --moves both say how to play the turn"),
+        (("arena", "--bots", "expert"), "--bots takes two bot names"),
+    ],
+)
+def test_a_usage_error_is_one_line_with_status_2(tmp_path: Path, args: tuple[str, ...], fragment: str) -> None:
+    usage_error(Player("A", tmp_path).spite(*args), fragment)
+
+
+def test_a_usage_error_of_the_real_command_is_one_line_too(tmp_path: Path) -> None:
+    line = usage_error(process(tmp_path, "play"), "Missing argument 'FILE'")
+    assert line == "spite: Missing argument 'FILE'. (see 'spite play --help')"
+
+
+def test_an_unreadable_file_is_a_refusal_not_a_usage_error(tmp_path: Path) -> None:
+    player = Player("A", tmp_path / "home")
+    (tmp_path / "notes.txt").write_text("dear Bob,\n")
+    for target, fragment in ((tmp_path / "missing.toml", "cannot read"), (tmp_path, "cannot read"), (tmp_path / "notes.txt", "not")):
+        for command in WITH_FILE:
+            assert_refused(player.spite(command, target), fragment)
+
+
+def test_id_says_where_the_spite_home_is(tmp_path: Path) -> None:
+    run = Player("A", tmp_path / "home").ok("id", "--name", "Ann")
+    assert f"spite home:  {tmp_path / 'home'}" in run.stdout
+    assert "SPITE_PASSPHRASE" in " ".join(Player("A", tmp_path).ok("id", "--help").stdout.split())
+
+
+def test_show_into_a_pipe_has_no_trailing_spaces(tmp_path: Path) -> None:
+    ex = Path(shutil.copytree(EXAMPLES, tmp_path / "examples"))
+    for columns in (80, 100, 140):
+        done = process(ex / "keys" / "alice", "show", ex / "saves" / "14-bob.toml", columns=columns)
+        assert done.returncode == 0, done.stderr
+        assert "Center" in done.stdout and "\x1b[" not in done.stdout
+        assert [line for line in done.stdout.splitlines() if line != line.rstrip()] == [], done.stdout
+        assert max(len(line) for line in done.stdout.splitlines()) <= columns
+
+
+def test_ascii_draws_the_board_with_ascii_alone(tmp_path: Path) -> None:
+    ex = Path(shutil.copytree(EXAMPLES, tmp_path / "examples"))
+    for args in (("--ascii", "show"), ("show", "--ascii")):
+        done = process(ex / "keys" / "alice", *args, ex / "saves" / "14-bob.toml")
+        assert done.returncode == 0 and done.stdout.isascii() and "|6h|5s |" in done.stdout, done.stdout
+
+
+# --- invitations ---
+
+
+def test_answering_an_invitation_twice_says_it_was_answered(tmp_path: Path) -> None:
+    alice, bob = make_player(tmp_path, "Alice"), make_player(tmp_path, "Bob")
+    invitation = tmp_path / "invitation.toml"
+    alice.ok("new", "--opponent", "Bob", "-o", invitation)
+    bob.ok("play", invitation)
+    before = files(tmp_path)
+    line = assert_refused(bob.spite("play", invitation), "you already answered this invitation", "play the file Alice sends back")
+    assert "spite-" in line and "public key" not in line
+    assert new_file(before, tmp_path) is None
+
+
+def test_an_invitation_made_out_to_someone_else_is_not_taken_without_a_yes(tmp_path: Path) -> None:
+    alice, carol = make_player(tmp_path, "Alice"), make_player(tmp_path, "Carol")
+    invitation = tmp_path / "invitation.toml"
+    alice.ok("new", "--opponent", "Bob", "-o", invitation)
+    before = files(tmp_path)
+    assert_refused(carol.spite("play", invitation), "made out to Bob, and you are Carol", "--yes")
+    assert new_file(before, tmp_path) is None
+    taken = carol.ok("play", invitation, "--yes")
+    assert "Warning: This invitation from Alice is made out to Bob, and you are Carol." in " ".join(taken.stderr.split())
+    assert new_file(before, tmp_path) is not None
+
+
+def test_an_invitation_to_anyone_or_to_this_name_is_taken_without_a_word(tmp_path: Path) -> None:
+    alice, bob = make_player(tmp_path, "Alice"), make_player(tmp_path, "Bob")
+    for n, opponent in enumerate(((), ("--opponent", "Bob"))):
+        invitation = tmp_path / f"invitation-{n}.toml"
+        alice.ok("new", *opponent, "-o", invitation)
+        assert "Warning" not in bob.ok("play", invitation).stderr
+
+
+# --- the passphrase ---
+
+
+def test_a_passphrase_without_a_terminal_says_what_to_do(tmp_path: Path) -> None:
+    player = Player("A", tmp_path / "home")
+    player.ok("id", "--name", "Ann")
+    player.spite("id", "--passphrase", input="open sesame\nopen sesame\n")
+    assert_refused(player.spite("games"), "protected by a passphrase", "no terminal", "SPITE_PASSPHRASE")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_passphrase_gets_three_tries_at_a_terminal(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    player = Player("A", home)
+    player.ok("id", "--name", "Ann")
+    player.spite("id", "--passphrase", input="open sesame\nopen sesame\n")
+    env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"} | {"SPITE_HOME": str(home), "NO_COLOR": "1"}
+    for answers, status in ((["wrong", "open sesame"], 0), (["wrong", "worse", "worst"], 1)):
+        child = pexpect.spawn(sys.executable, ["-m", "pbm.cli", "id"], env=env, encoding="utf-8", timeout=60)
+        for n, answer in enumerate(answers):
+            child.expect_exact("Passphrase for your spite key")
+            child.sendline(answer)
+            if n < len(answers) - 1:
+                child.expect_exact(f"Wrong passphrase ({2 - n} more {'try' if n == 1 else 'tries'}).")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == status, child.before
+        if status:
+            assert "spite: wrong passphrase" in child.before
+        else:
+            assert "name:        Ann" in child.before
