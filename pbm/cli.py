@@ -148,24 +148,26 @@ def _identity(home: Path, name: str | None = None) -> Identity:
     path = player_path(home)
     if not path.exists():
         if name is None and _interactive_terminal():
-            from pbm.identity import _login_name
+            from pbm.identity import login_name
 
-            name = typer.prompt("Your name, as your opponents will see it", default=_login_name()).strip() or None
+            name = typer.prompt("Your name, as your opponents will see it", default=login_name()).strip() or None
         return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"))
     passphrase = os.environ.get("SPITE_PASSPHRASE")
     tries = 3 if passphrase is None and needs_passphrase(path) else 0
     if tries and not sys.stdin.isatty():
         raise PassphraseError(f"your key {path} is protected by a passphrase and there is no terminal to ask for it: set SPITE_PASSPHRASE")
+    identity = None
     for attempt in range(1, tries + 1):
         passphrase = typer.prompt("Passphrase for your spite key", hide_input=True)
         try:
-            load_or_create(home, passphrase=passphrase)
+            identity = load_or_create(home, passphrase=passphrase)
             break
         except PassphraseError:
             if attempt == tries:
                 raise
             err.print(f"Wrong passphrase ({tries - attempt} more {'try' if tries - attempt == 1 else 'tries'}).")
-    identity = load_or_create(home, name=name, passphrase=passphrase)
+    if identity is None:
+        identity = load_or_create(home, passphrase=passphrase)
     if name is not None and name != identity.name:
         identity = rename(identity, name, passphrase)
     return identity

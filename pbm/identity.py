@@ -133,7 +133,7 @@ def load_or_create(home: Path, name: str | None = None, passphrase: str | None =
     path = Path(path) if path is not None else player_path(home)
     if path.exists():
         return load(path, passphrase)
-    identity = Identity(_check_name(name if name is not None else _login_name()), Ed25519PrivateKey.generate(), path)
+    identity = Identity(_check_name(name if name is not None else login_name()), Ed25519PrivateKey.generate(), path)
     ensure_private_dir(path.parent)
     _store(identity, path, passphrase)
     return identity
@@ -237,7 +237,8 @@ def _check_name(name: str) -> str:
     return name
 
 
-def _login_name() -> str:
+def login_name() -> str:
+    """The name a new identity gets when none is given: the login name, else "player"."""
     import getpass  # only a new identity needs it
 
     try:
