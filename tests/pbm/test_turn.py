@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.moves import Move
+from engine.cards import RANK_TEXT
+from engine.game import legal_moves
+from engine.moves import CENTER, HAND, Move
 from pbm import turn
 from pbm.identity import load_or_create
 from pbm.journal import Journal
@@ -20,7 +22,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 @pytest.fixture
 def alice_to_play(tmp_path: Path) -> Iterator[tuple[Opened, functools.partial[Opened]]]:
-    """Alice's turn 13 of the example match (hand 5c 5h 5s 9c Qs; c1 and c2 need a Queen), and a way to open it again."""
+    """Alice's turn 13 of the example match (a King in her hand), and a way to open it again."""
     ex = Path(shutil.copytree(EXAMPLES, tmp_path / "examples"))
     journal = Journal.open(ex / "keys" / "alice")
     reopen = functools.partial(open_save, ex / "saves" / "14-bob.toml", load_or_create(ex / "keys" / "alice"), journal)
@@ -39,21 +41,27 @@ def test_words_and_answers() -> None:
 
 def test_completions_are_the_legal_moves_and_the_words(alice_to_play: tuple[Opened, object]) -> None:
     opened, _ = alice_to_play
-    assert turn.complete(opened, "q-c") == ["Q-c1", "Q-c2"]  # case aside: the Queen fits c1 and c2, both at J
-    assert turn.complete(opened, "9-s") == ["9-s1", "9-s2", "9-s3", "9-s4"]
+    legal = [str(m) for m in legal_moves(opened.view)]
+    rank = RANK_TEXT[opened.view.hand[0].rank]
+    assert turn.complete(opened, f"{rank}-s") == [f"{rank}-s{i}" for i in (1, 2, 3, 4)]  # any hand card onto any side stack
+    king = [m for m in legal if m.startswith("K-c")]
+    assert king and turn.complete(opened, "k-c") == king  # case aside
     assert turn.complete(opened, "un") == ["undo"]
-    assert turn.complete(opened, "p-") == []  # the pay-off 3 fits nowhere
+    assert turn.complete(opened, "") == [*legal, "board", "help", "hint", "moves", "quit", "undo"]
 
 
 def test_taking_back_replays_the_rest_of_the_turn(alice_to_play: tuple[Opened, functools.partial[Opened]]) -> None:
     opened, reopen = alice_to_play
     fresh = opened.view
-    assert turn.play_line(opened, "Q-c1 9-s1") == 2  # Q completes c1; the discard ends the turn
+    first = next(m for m in legal_moves(fresh) if m.source == HAND and m.target == CENTER)
+    turn.play_line(opened, str(first))
+    discard = next(m for m in legal_moves(opened.view) if m.is_discard)
+    assert turn.play_line(opened, f"{discard} {discard}") == 1  # the discard ends the turn: nothing after it is played
     assert not opened.seat.my_turn and opened.view != fresh
     opened, move = turn.take_back(opened, reopen)
-    assert move == Move.parse("9-s1") and opened.seat.my_turn and opened.seat.moves == [Move.parse("Q-c1")]
+    assert move == discard and opened.seat.my_turn and opened.seat.moves == [first]
     opened, move = turn.take_back(opened, reopen)
-    assert move == Move.parse("Q-c1") and opened.view == fresh
+    assert move == first and opened.view == fresh
     with pytest.raises(turn.UndoError, match="nothing to take back"):
         turn.take_back(opened, reopen)
 
