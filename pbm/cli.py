@@ -49,7 +49,7 @@ class _Spite(TyperGroup):
             err.print(f"spite: {e.format_message()} (see '{where} --help')", markup=False, highlight=False, soft_wrap=True)
             code = e.exit_code
         except typer.Abort:
-            err.print("spite: interrupted; nothing was written")
+            err.print("spite: interrupted, nothing written")
             code = 130
         if not standalone:
             return code
@@ -121,7 +121,7 @@ def _handled(func: F) -> F:
             err.print(f"spite: {message}", markup=False, soft_wrap=True)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
-            err.print("\nspite: interrupted; nothing was written")
+            err.print("\nspite: interrupted, nothing written")
             raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
@@ -350,7 +350,7 @@ def _game_over(opened: Opened) -> list[str]:
         return []
     names, me, outcome = opened.names, opened.me, state.outcome
     if outcome.winner is None:
-        result = "a tie: the stock ran out, nobody scores"
+        result = "a tie (the stock ran out), nobody scores"
     else:
         who = "you win" if outcome.winner == me else f"{names[outcome.winner]} wins"
         result = f"{who}, {outcome.points} point{'s' if outcome.points != 1 else ''}"
@@ -785,7 +785,7 @@ def _practice_game_over(opened: Opened, ended: set[int]) -> None:
     _show_game_over(opened)
     if opened.match_over or not _interactive_terminal():
         return
-    out.print(f"Press a key to deal game {opened.game + 1} (q to stop; {PRACTICE_AGAIN})", markup=False)
+    out.print(f"Press a key to deal game {opened.game + 1}, q to stop ({PRACTICE_AGAIN.rstrip('.')}).", markup=False)
     key = typer.getchar()
     if key in ("q", "Q", "\x03", "\x04"):
         out.print(f"Nothing more written. {PRACTICE_AGAIN}", markup=False)

@@ -263,14 +263,6 @@ def player_lines(caption: Sequence[Text], payoff: Card | None, side: Sequence[St
 # --- the board ---
 
 
-def last_turn(view: PlayerView, history: Sequence[tuple[int, str]]) -> tuple[int, str] | None:
-    """The opponent's latest turn of this game in `history` (seat, moves per turn): its number and its moves."""
-    for number in range(len(history), 0, -1):
-        if history[number - 1][0] != view.player:
-            return number, history[number - 1][1]
-    return None
-
-
 def header(view: PlayerView, seating: Seating, look: Look = Look()) -> list[Text]:
     """The match, the game, the score, the target, the turn and whose it is: one line, or more on a narrow screen."""
     me, them = view.player, 1 - view.player
@@ -382,11 +374,12 @@ class Board:
         return lines
 
     def _last_turn(self, width: int) -> list[Text]:
-        previous = last_turn(self.view, self.history)
-        if previous is None:
+        """The latest turn of the game, move by move, numbered as the file that carries it is (``-t7``: turn 7)."""
+        if not self.history:
             return []
-        number, moves = previous
-        return moves_lines(Text(f"{self.seating.names[1 - self.view.player]}'s turn {number}:", style="bold"), moves, width)
+        by, moves = self.history[-1]
+        who = "Your" if by == self.view.player else f"{self.seating.names[by]}'s"
+        return moves_lines(Text(f"{who} turn {len(self.history)}:", style="bold"), moves, width)
 
 
 def _rstripped(line: Text) -> Text:

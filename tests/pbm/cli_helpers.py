@@ -266,6 +266,7 @@ def assert_board_agrees(board: str, view: dict[str, Any]) -> None:
     if view["next_turn"] is not None:
         assert f"turn {view['next_turn']}: " in header, board
     assert f"{you} {view['scores'][you]} – {opponent['name']} {view['scores'][opponent['name']]}" in header, board
-    theirs = [t for t in view["history"] if t["by"] != you]
-    if theirs:
-        assert f"{theirs[-1]['by']}'s turn {theirs[-1]['turn']}:" in board, board
+    if view["history"]:
+        latest = view["history"][-1]
+        who = "Your" if latest["by"] == you else f"{latest['by']}'s"
+        assert f"{who} turn {latest['turn']}:" in board and latest["turn"] == view["turn"], board

@@ -124,8 +124,10 @@ def test_opponent_sees_their_own_board_and_not_mine() -> None:
     assert "Bob" in text and "(you)" in text and "│J♣ │" in text
     assert "Alice 's turn" not in text and "turn 5: Alice's turn" in text and "your turn" not in text
     assert "7♥" not in text and "Q♦" not in text  # Alice's hand
-    assert "'s turn 4" not in text
+    assert "turn 4:" not in text  # no turn played yet in that history
     assert "hand 5" in text
+    own = render(mid_game().view(1), 80)  # Bob's own last turn, as his own file shows it
+    assert "Your turn 4:  1. p-c1" in own
 
 
 def test_king_on_a_center_stack_says_what_it_counts_as() -> None:
