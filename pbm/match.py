@@ -25,8 +25,8 @@ from pbm.errors import (
     CarryError,
     NoRecordError,
     NotAPlayerError,
-    ProtocolError,
     ReplayError,
+    SaveFormatError,
     SpiteError,
     TableMismatchError,
     TooLargeError,
@@ -36,6 +36,7 @@ from pbm.journal import Check, Journal, Status
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
+from pbm.schema import check
 from pbm.secrets import seal, unseal
 from pbm.table import table_data, table_state
 
@@ -165,25 +166,23 @@ def _restore(side: Side | None, blob: str | None, identity: Identity, match: byt
         )
     try:
         secrets = json.loads(unseal(blob, identity.private_bytes(), match))
-        if not isinstance(secrets, dict):
-            raise ValueError("not a table")
-    except ValueError as e:  # sealed with this player's key, so by their client: one of another version
-        raise CarryError(f"your sealed secrets in this file are not in a form this spite reads ({e})") from e
-    if secrets.get("seq") != seq:
-        raise CarryError(f"your sealed secrets in this file are those of save {secrets.get('seq')}, not of your last file (save {seq})")
-    if secrets.get("side") != side_digest(side):
+        check(carry.SEALED, secrets, "secrets")
+        check(carry.SIDE, side, "side")
+    except (ValueError, SaveFormatError) as e:  # sealed with this player's key, so by their client: one of another version
+        raise CarryError(f"your sealed secrets or side in this file are not in a form this spite reads ({e})") from e
+    if secrets["seq"] != seq:
+        raise CarryError(f"your sealed secrets in this file are those of save {secrets['seq']}, not of your last file (save {seq})")
+    if secrets["side"] != side_digest(side):
         raise CarryError("your side of the match carried in this file is not the one you sealed with your secrets: it was changed")
     try:
         rules = Ruleset(**side["rules"])
-        party = Party.restore(side["party"], json.dumps(secrets["party"]).encode(), rules)
-        state = None
-        if side["state"] is not None:
-            hand = tuple(Card.from_index(i) for i in secrets["hand"])
-            state = table_state(side["state"], rules, party.me, hand)
-        players = (Player(*side["players"][0]), Player(*side["players"][1]))
-        return _Kept(Seat(party, state), side, rules, players, int(side["game"]), str(side["history"]), blob)
-    except (KeyError, TypeError, ValueError) as e:
-        raise ProtocolError(f"your saved side of the match is incomplete or malformed ({e})") from e
+    except ValueError as e:
+        raise CarryError(f"your saved side of the match has impossible rules ({e})") from e
+    party = Party.restore(side["party"], json.dumps(secrets["party"]).encode(), rules)
+    hand = tuple(Card.from_index(i) for i in secrets["hand"])
+    state = None if side["state"] is None else table_state(side["state"], rules, party.me, hand)
+    players = (Player(*side["players"][0]), Player(*side["players"][1]))
+    return _Kept(Seat(party, state), side, rules, players, side["game"], side["history"], blob)
 
 
 def _kept_text(side: Side, blob: str) -> str:
