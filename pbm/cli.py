@@ -18,11 +18,21 @@ from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
 from pbm import render, saves, turn
-from pbm.errors import NotYourTurnError, PassphraseError, SpiteError
-from pbm.home import spite_home
+from pbm.errors import NotYourTurnError, PassphraseError, ReplayError, SpiteError
+from pbm.home import match_lock, remove_stale, spite_home
 from pbm.identity import Identity, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal, Status
-from pbm.match import DEFAULT_OPPONENT, Opened, last_file_between, new_match, open_save, replace_rules, write_next
+from pbm.match import (
+    DEFAULT_OPPONENT,
+    Answered,
+    Opened,
+    last_file_between,
+    new_match,
+    open_save,
+    recorded_answer,
+    replace_rules,
+    write_next,
+)
 
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
@@ -267,20 +277,17 @@ def new(
     out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.", markup=False)
 
 
-def _open(path: Path, earlier: bool = False) -> tuple[Path, Identity, Journal, Opened]:
-    """`path` verified and taken in for this player; `earlier` also opens a file of the match already seen, to look at."""
-    home = spite_home()
-    identity = _identity(home)
-    journal = Journal.open(home)
+def _open(identity: Identity, journal: Journal, path: Path, save: saves.SaveFile, durable: bool, earlier: bool = False) -> Opened:
+    """The save read from `path`, verified and taken in for this player, and recorded as received (`durable`: synced to
+    disk, for a file about to be answered); `earlier` also opens a file of the match already seen, to look at."""
     try:
-        opened = open_save(path, identity, journal, earlier=earlier)
+        opened = open_save(path, identity, journal, earlier=earlier, save=save)
     except SpiteError as e:
-        journal.close()
-        _explain_answered(path, identity, home, e)
+        _explain_answered(save, identity, journal, e)
         raise
-    except BaseException:
-        journal.close()
-        raise
+    if not opened.mine and opened.check.status is not Status.EARLIER:
+        # received: from now on a second, different version of it is a fork, whichever command saw it first
+        journal.record(opened.save, path, durable=durable)
     if not opened.resumed and not opened.carries_mine and opened.save.seq > 1:
         err.print(
             "Note: this file does not carry your side of the match (it would not have fitted in 32 KiB); "
@@ -291,19 +298,23 @@ def _open(path: Path, earlier: bool = False) -> tuple[Path, Identity, Journal, O
             f"Warning: this machine has no record of your side of match {opened.save.match[:8]}; going on from what the file "
             "carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust."
         )
-    return home, identity, journal, opened
+    return opened
 
 
-def _explain_answered(path: Path, identity: Identity, home: Path, error: SpiteError) -> None:
+def _seen(path: Path) -> Opened:
+    """`path` opened for show or verify (an earlier file of the match too), recorded as seen without a disk sync."""
+    home = spite_home()
+    identity = _identity(home)
+    save = saves.read(path)
+    with Journal.open(home) as journal:
+        return _open(identity, journal, path, save, durable=False, earlier=True)
+
+
+def _explain_answered(save: saves.SaveFile, identity: Identity, journal: Journal, error: SpiteError) -> None:
     """An invitation this player already answered says so, instead of what the journal's check made of it."""
-    try:
-        save = saves.read(path)
-    except SpiteError:
-        return
     if save.seq != 1 or save.players[1].key:
         return
-    with Journal.open(home) as journal:
-        pinned, latest = journal.pinned(save.match), journal.latest(save.match)
+    pinned, latest = journal.pinned(save.match), journal.latest(save.match)
     if pinned is None or latest is None or pinned[1].key != identity.public_text:
         return
     inviter = save.players[0].name
@@ -311,6 +322,20 @@ def _explain_answered(path: Path, identity: Identity, home: Path, error: SpiteEr
         f"you already answered this invitation (your answer is {latest.path}, game {latest.game}, turn {latest.turn}): "
         f"play the file {inviter} sends back"
     ) from error
+
+
+def _answered_again(received: saves.SaveFile, answered: Answered) -> None:
+    """This player answered `received` already: say where the answer is (written again if it was not on disk)."""
+    other = received.players[received.signer].name
+    if not answered.rewritten:
+        if received.seq == 1:
+            raise NotYourTurnError(
+                f"you already answered this invitation (your answer is {answered.path}): send it to {other}, "
+                f"then play the file {other} sends back"
+            )
+        raise ReplayError(f"you have already played from this file: your answer is {answered.path}; send it to {other}")
+    out.print("You had answered this file already, but your answer was not on disk (was spite interrupted?).", markup=False)
+    out.print(f"Wrote {answered.path} again, as recorded then.\nSend it to {other}.", soft_wrap=True, markup=False)
 
 
 def _announce_keys(opened: Opened) -> None:
@@ -407,8 +432,16 @@ def play(
     """Verify FILE, play your turn (or join the match), and write the file to send back."""
     if auto and moves is not None:
         raise UsageError("--auto and --moves both say how to play the turn: give one of them", ctx=ctx)
-    _, identity, journal, opened = _open(file)
-    with journal:
+    home = spite_home()
+    identity = _identity(home)
+    received = saves.read(file)
+    with Journal.open(home) as journal, match_lock(home, received.match):  # one spite at a time answers a file of this match
+        remove_stale(file.parent, received.match)
+        answered = recorded_answer(received, identity, journal, output)
+        if answered is not None:
+            _answered_again(received, answered)
+            return
+        opened = _open(identity, journal, file, received, durable=True)
         _announce_keys(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
@@ -416,7 +449,6 @@ def play(
         _check_seat(opened, identity, yes)
         if not opened.owes_file:
             _board(opened)
-            journal.record(opened.save, file)
             out.print(_result_line(opened) or "", markup=False)
             out.print("Nothing more to send: the match is over and every game is audited.")
             return
@@ -430,7 +462,7 @@ def play(
                 auto,
                 think,
                 confirm=not yes,
-                reopen=lambda: open_save(file, identity, journal),
+                reopen=lambda: open_save(file, identity, journal, save=received),
                 again=f"play {file} again when you are ready.",
             )
         elif moves:
@@ -605,11 +637,8 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole view as JSON for scripts (docs/show-json.md).")] = False,
 ) -> None:
     """Show your view of FILE without moving (it is verified first); an earlier file of a match shows that position."""
-    _, _, journal, opened = _open(file, earlier=True)
+    opened = _seen(file)
     earlier = opened.check.status is Status.EARLIER
-    with journal:
-        if not opened.mine and not earlier:
-            journal.record(opened.save, file, durable=False)  # seen: a second, different version of it is a fork from now on
     if as_json:
         from pbm.view import summary
 
@@ -644,8 +673,7 @@ def show(
 @_handled
 def verify(file: FileArgument) -> None:
     """Run every check on FILE (signature, chain, moves, proofs, table, audits) and say what was checked."""
-    _, _, journal, opened = _open(file, earlier=True)
-    journal.close()
+    opened = _seen(file)
     save = opened.save
     signer = save.players[save.signer]
     out.print(f"format:    {save.format} version {save.version}, within 32 KiB")
@@ -754,27 +782,36 @@ def practice(
             out.print(f"New practice match against the computer ({level}), first to {rules.target_score}. Type q to stop; {PRACTICE_AGAIN}")
         else:
             out.print(f"Resuming {path}", soft_wrap=True, markup=False)
-        ended: set[int] = set()  # the games whose end was shown
-        while True:
-            human_turn = saves.read(path).signer_key.text != identity.public_text
-            who, book = (identity, journal) if human_turn else (computer, bot_journal)
-            opened = open_save(path, who, book)
-            if human_turn:
-                journal.record(opened.save, path)  # seen: 'spite games' and --resume know where the match stands at once
-            if not opened.owes_file and opened.match_over:
-                out.print(_result_line(opened) or "", markup=False)
-                return
-            if human_turn:
-                _practice_game_over(opened, ended)
-                if opened.can_move:
-                    _board(opened)
-                    reopen = functools.partial(open_save, path, who, book)
-                    opened = _interactive(opened, think, not yes and _interactive_terminal(), reopen, PRACTICE_AGAIN)
-            elif opened.can_move:
-                _bot_turn(opened, level, think)
-            _, path = write_next(opened, who, book)
-            if human_turn:
-                _practice_game_over(opened, ended)
+        match = saves.read(path).match
+        with match_lock(home, match), match_lock(bot_home, match):
+            _practise(path, identity, journal, computer, bot_journal, level, think, yes)
+
+
+def _practise(
+    path: Path, identity: Identity, journal: Journal, computer: Identity, bot: Journal, level: str, think: float | None, yes: bool
+) -> None:
+    """Play the practice match from `path` on, file by file, until it is over or the player quits."""
+    ended: set[int] = set()  # the games whose end was shown
+    while True:
+        human_turn = saves.read(path).signer_key.text != identity.public_text
+        who, book = (identity, journal) if human_turn else (computer, bot)
+        opened = open_save(path, who, book)
+        if human_turn:
+            journal.record(opened.save, path)  # seen: 'spite games' and --resume know where the match stands at once
+        if not opened.owes_file and opened.match_over:
+            out.print(_result_line(opened) or "", markup=False)
+            return
+        if human_turn:
+            _practice_game_over(opened, ended)
+            if opened.can_move:
+                _board(opened)
+                reopen = functools.partial(open_save, path, who, book)
+                opened = _interactive(opened, think, not yes and _interactive_terminal(), reopen, PRACTICE_AGAIN)
+        elif opened.can_move:
+            _bot_turn(opened, level, think)
+        _, path = write_next(opened, who, book)
+        if human_turn:
+            _practice_game_over(opened, ended)
 
 
 def _practice_game_over(opened: Opened, ended: set[int]) -> None:

@@ -30,7 +30,9 @@ from pbm.errors import (
     SpiteError,
     TableMismatchError,
     TooLargeError,
+    WriteError,
 )
+from pbm.home import fault_point, remove_stale, write_new
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status
 from pbm.protocol.dealing import Party
@@ -227,13 +229,13 @@ def seat_of(save: SaveFile, identity: Identity) -> int:
     raise NotAPlayerError(f"this file is a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
 
 
-def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
-    """Read, verify and take in the save at `path` for `identity`: signature, chain, proofs, moves and table.
+def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = False, save: SaveFile | None = None) -> Opened:
+    """Read (unless `save` is the file already read), verify and take in the save at `path` for `identity`.
 
-    With `earlier`, a save the journal recorded before its latest one opens too (status EARLIER), to be looked at.
-    Raises a SpiteError that says what is wrong; records nothing.
+    Signature, chain, proofs, moves and table. With `earlier`, a save the journal recorded before its latest one
+    opens too (status EARLIER), to be looked at. Raises a SpiteError that says what is wrong; records nothing.
     """
-    save = saves.read(path)
+    save = save if save is not None else saves.read(path)
     me = seat_of(save, identity)
     saves.verify(save, journal.key_for(save))
     try:
@@ -346,10 +348,71 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     if path.exists() or path.resolve() == opened.path.resolve():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
     journal.record(save, opened.path)
-    saves.write_atomic(path, data)
-    journal.record(signed, path)
-    journal.keep_seat(signed.match, signed.seq, _kept_text(side, signed.secrets[me]))
-    return signed, path
+    # the answer is recorded before it is on disk: from here on, this is the answer, and a retry writes these bytes again
+    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[me]))
+    fault_point("answer-recorded")
+    return signed, _put(journal, signed, data, path, "your answer is recorded: run the same command again to write it")
+
+
+def _put(journal: Journal, save: SaveFile, data: bytes, path: Path, after: str) -> Path:
+    """Write the recorded file of `save` (`data`) at `path`, or beside it if a file took that name meanwhile; returns where.
+
+    Temp files a killed spite left there for this match go first. `after` says what a player may do if the write fails.
+    """
+    remove_stale(path.parent, save.match)
+    try:
+        try:
+            write_new(path, data, save.match)
+        except FileExistsError:  # made by something else than spite since the name was chosen
+            path = saves.fresh_path(save, path)
+            write_new(path, data, save.match)
+            journal.moved(save.hash, path)
+    except OSError as e:
+        raise WriteError(f"cannot write {path}: {e.strerror or e}; {after}") from e
+    return path
+
+
+@dataclass(frozen=True)
+class Answered:
+    """This player's answer to a file, recorded earlier: where it lies, and whether it had to be written again."""
+
+    save: SaveFile
+    path: Path
+    rewritten: bool  # it was not on disk (a write interrupted by a crash, a full disk, or a file removed): written again
+
+
+def recorded_answer(received: SaveFile, identity: Identity, journal: Journal, out: Path | None = None) -> Answered | None:
+    """This player's recorded answer to `received`, written again (the same bytes) if it is not on disk; None if there is none.
+
+    Only an answer that is still the latest file of the match counts: a file answered since is a replay, which
+    :func:`open_save` refuses.
+    """
+    me = seat_of(received, identity)
+    record = journal.answer_to(received) if received.signer != me else None
+    latest = journal.latest(received.match)
+    data = journal.written(record.hash) if record is not None else None
+    if record is None or data is None or latest is None or latest.hash != record.hash:
+        return None
+    answer = saves.parse(data)
+    path = out if out is not None else Path(record.path) if record.path else saves.fresh_path(answer, Path.cwd())
+    if _holds(path, data):
+        return Answered(answer, path, rewritten=False)
+    if path.exists():
+        if out is not None:
+            raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
+        path = saves.fresh_path(answer, path)
+    path = _put(journal, answer, data, path, "run the same command again to write it")
+    journal.moved(answer.hash, path)
+    return Answered(answer, path, rewritten=True)
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the file at `path` holds exactly `data` (reading no more than that and one byte)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(data) + 1) == data
+    except OSError:
+        return False
 
 
 def _signed(draft: SaveFile, seat: Seat, identity: Identity, their_side: Side | None) -> tuple[SaveFile, bytes, Side]:
@@ -401,10 +464,13 @@ def new_match(
     path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
     if path.exists():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
-    saves.write_atomic(path, data)
-    journal.record(signed, path)
-    journal.keep_seat(signed.match, signed.seq, _kept_text(side, signed.secrets[0]))
-    return signed, path
+    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[0]))
+    fault_point("invitation-recorded")
+    try:
+        return signed, _put(journal, signed, data, path, "nothing was kept: the match was not started")
+    except SpiteError:
+        journal.forget(signed)  # nobody can have seen an invitation that was never written
+        raise
 
 
 def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Ruleset:

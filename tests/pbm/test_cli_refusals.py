@@ -105,8 +105,10 @@ def answered_already(player: Player, file: Path) -> None:
 
 
 def test_playing_a_file_again_after_answering_it_is_a_replay(table: Table) -> None:
-    answer(table.bob, table.latest)
+    reply = answer(table.bob, table.latest)
     answered_already(table.bob, table.latest)
+    line = refused(table.bob, table.latest)
+    assert str(reply) in line and "send it to Alice" in line  # where the answer is, to send it
 
 
 def test_an_older_file_after_a_newer_one_is_a_rollback(table: Table) -> None:
