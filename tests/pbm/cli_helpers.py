@@ -6,6 +6,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -94,6 +96,22 @@ class Player:
     @property
     def public_text(self) -> str:
         return self.identity.public_text
+
+
+MODULE = [sys.executable, "-m", "pbm.cli"]
+
+
+def process_env(home: Path, **extra: str) -> dict[str, str]:
+    """The environment of a real `spite` process run by a player whose spite home is `home` (this worktree's code first)."""
+    env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
+    root = str(Path(__file__).resolve().parents[2])
+    env.update({k: v for k, v in ENV.items() if v is not None}, SPITE_HOME=str(home), PYTHONPATH=root, **extra)
+    return env
+
+
+def spite_process(home: Path, *args: str | Path, entry: list[str] = MODULE, **extra: str) -> subprocess.CompletedProcess[str]:
+    """Run `spite ARGS` as a real process for the player whose home is `home`; `extra` adds to its environment."""
+    return subprocess.run([*entry, *map(str, args)], capture_output=True, text=True, env=process_env(home, **extra), timeout=120)
 
 
 @contextmanager

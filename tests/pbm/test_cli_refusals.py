@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 import shutil
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,7 +13,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from cli_helpers import ENV, Player, answer, assert_refused, copied_match, files, make_player, new_file, scratch
+from cli_helpers import MODULE, Player, answer, assert_refused, copied_match, files, make_player, new_file, scratch, spite_process
 
 from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
@@ -135,6 +132,39 @@ def test_a_fork_is_refused_even_before_the_first_answer_was_played(table: Table)
     table.alice.ok("verify", first)
     table.alice.ok("show", first)  # seeing a file records it: a second, different version is now a fork
     refused_by_play_and_verify(table.alice, second, "two different versions")
+
+
+def _two_versions(table: Table) -> tuple[Path, Path]:
+    """Two different answers of Bob's, both validly signed, to Alice's latest file (Bob answered it on two machines)."""
+    bob_elsewhere = table.copy_of(table.bob, "bob-2")
+    first, second = answer(table.bob, table.latest), answer(bob_elsewhere, table.latest)
+    assert first.read_bytes() != second.read_bytes()
+    return first, second
+
+
+@pytest.mark.parametrize(
+    "opened_by",
+    [
+        pytest.param(("verify",), id="verify"),
+        pytest.param(("play", "q\n"), id="play-then-quit"),
+        pytest.param(("play", "--moves", "zz"), id="play-with-bad-moves"),
+        pytest.param(("play", "--moves", "end"), id="play-with-illegal-moves"),
+    ],
+)
+def test_the_version_received_first_stands_whichever_command_opened_it(table: Table, opened_by: tuple[str, ...]) -> None:
+    """Issue 9: opening a file with any command records it, so a second, different version of it is a fork."""
+    first, second = _two_versions(table)
+    command, *rest = opened_by
+    if command == "verify":
+        table.alice.ok("verify", first)
+    elif rest == ["q\n"]:
+        run = table.alice.spite("play", first, input="q\n")
+        assert run.exit_code == 0 and "Nothing written" in run.stdout, run
+    else:
+        refused(table.alice, first, *rest)
+    refused_by_play_and_verify(table.alice, second, "Bob sent two different versions", "the one you received first stands")
+    reply = answer(table.alice, first)  # and the first version still plays
+    table.bob.ok("verify", reply)
 
 
 # --- who may play a file ---
@@ -298,13 +328,7 @@ def test_refusals_leave_the_journal_as_it_was(table: Table) -> None:
 # --- the real entry point ---
 
 
-def _spite_process(entry: list[str], home: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
-    env.update({k: v for k, v in ENV.items() if v is not None}, SPITE_HOME=str(home))
-    return subprocess.run([*entry, *map(str, args)], capture_output=True, text=True, env=env, timeout=60)
-
-
-ENTRIES = {"module": [sys.executable, "-m", "pbm.cli"], "script": [shutil.which("spite") or "spite"]}
+ENTRIES = {"module": MODULE, "script": [shutil.which("spite") or "spite"]}
 
 
 @pytest.mark.parametrize(("kind", "entry"), [("garbage", "module"), ("edited", "script")])
@@ -317,7 +341,7 @@ def test_the_real_command_prints_one_line_and_no_traceback(table: Table, kind: s
     else:
         path.write_bytes(table.latest.read_bytes().replace(b'name = "Alice"', b'name = "Alicia"'))
     before = files(table.folder)
-    done = _spite_process(ENTRIES[entry], table.bob.home, "play", path)
+    done = spite_process(table.bob.home, "play", path, entry=ENTRIES[entry])
     assert done.returncode == 1, done
     assert "Traceback" not in done.stdout + done.stderr
     lines = done.stderr.splitlines()
