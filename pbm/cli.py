@@ -14,13 +14,14 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
+from engine.cards import CardNotationError
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
 from pbm import render, saves, turn
 from pbm.errors import NotYourTurnError, PassphraseError, ReplayError, SpiteError
-from pbm.home import match_lock, remove_stale, spite_home
-from pbm.identity import Identity, load_or_create, needs_passphrase, player_path, rename
+from pbm.home import JOURNAL_FILE, match_lock, remove_stale, spite_home
+from pbm.identity import Identity, check_name, exposure, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal, Status
 from pbm.match import (
     DEFAULT_OPPONENT,
@@ -33,9 +34,11 @@ from pbm.match import (
     replace_rules,
     write_next,
 )
+from pbm.shown import LINE, cut, plain
 
-out = Console(highlight=False, emoji=False)
-err = Console(stderr=True, highlight=False, emoji=False)
+# markup=False: no text spite prints is read as rich markup, so a name like "[/x]" or "[link=…]" is only text
+out = Console(highlight=False, emoji=False, markup=False)
+err = Console(stderr=True, highlight=False, emoji=False, markup=False)
 
 UsageError = typer.BadParameter.__base__  # click's UsageError, whether typer uses click or its own copy of it
 GLOBAL_FLAGS = ("--debug", "--ascii")
@@ -124,11 +127,10 @@ def _handled(func: F) -> F:
             return func(*args, **kwargs)
         except (typer.Exit, typer.Abort, UsageError):
             raise
-        except (SpiteError, ValueError, OSError, KeyError) as e:
+        except (SpiteError, InvalidMoveError, IllegalMoveError, CardNotationError, OSError) as e:
             if _debug:
                 raise
-            message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-            err.print(f"spite: {message}", markup=False, soft_wrap=True)
+            err.print(f"spite: {cut(plain(str(e)), LINE)}", soft_wrap=True)  # one line, however long or strange what it echoes
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             err.print("\nspite: interrupted, nothing written")
@@ -153,15 +155,28 @@ def _look() -> render.Look:
     return render.Look()
 
 
-def _identity(home: Path, name: str | None = None) -> Identity:
-    """The player's identity: on first use at a terminal their name is asked once; a passphrase gets three tries."""
+def _identity(home: Path, name: str | None = None, new_key: bool = False) -> Identity:
+    """The player's identity: on first use at a terminal their name is asked once; a passphrase gets three tries.
+
+    A key others can read, or a home others can change, is warned about on every command.
+    """
+    identity = _load_identity(home, name, new_key)
+    for warning in exposure(identity, home):
+        err.print(plain(warning), soft_wrap=True)
+    return identity
+
+
+def _load_identity(home: Path, name: str | None, new_key: bool) -> Identity:
     path = player_path(home)
     if not path.exists():
-        if name is None and _interactive_terminal():
+        lost = path.is_symlink() or ((home / JOURNAL_FILE).exists() and not new_key)  # load_or_create refuses: ask nothing
+        if name is None and not lost and _interactive_terminal():
             from pbm.identity import login_name
 
             name = typer.prompt("Your name, as your opponents will see it", default=login_name()).strip() or None
-        return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"))
+        return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"), new_key=new_key)
+    if new_key:
+        return load_or_create(home, new_key=True)  # refuses: there is a key already
     passphrase = os.environ.get("SPITE_PASSPHRASE")
     tries = 3 if passphrase is None and needs_passphrase(path) else 0
     if tries and not sys.stdin.isatty():
@@ -207,15 +222,18 @@ def id_command(
             "Commands then ask for it, or read it from SPITE_PASSPHRASE.",
         ),
     ] = False,
+    new_key: Annotated[
+        bool, typer.Option("--new-key", help="Make a new key in a spite home whose key is lost (its matches cannot go on).")
+    ] = False,
 ) -> None:
     """Show your name, fingerprint, public key and spite home (your key is made on first use)."""
     home = spite_home()
-    identity = _identity(home, name)
+    identity = _identity(home, name, new_key)
     if passphrase:
         new = typer.prompt("New passphrase (empty for none)", default="", hide_input=True, confirmation_prompt=True, show_default=False)
         identity = rename(identity, identity.name, new or None)
         out.print("Your key is now protected by that passphrase." if new else "Your key has no passphrase now.")
-    out.print(f"name:        {identity.name}", markup=False)
+    out.print(f"name:        {plain(identity.name)}")
     out.print(f"fingerprint: {identity.fingerprint}   (read it to your opponent to check their copy of your key)")
     out.print(f"public key:  {identity.public_text}")
     out.print(f"spite home:  {home}   (your key and journal; set SPITE_HOME to use another)", markup=False, soft_wrap=True)
@@ -260,6 +278,7 @@ def new(
     """Start a match and write the invitation file to send to your opponent."""
     home = spite_home()
     identity = _identity(home, name)
+    opponent = check_name(opponent) if opponent is not None else None
     if opponent_key:
         from pbm.identity import PublicKey
 
@@ -270,11 +289,11 @@ def new(
     who = opponent or DEFAULT_OPPONENT
     with Journal.open(home) as journal:
         save, path = new_match(identity, journal, rules, who, opponent_key, out=output)
-    them = opponent or "your opponent"
-    out.print(f"Match {save.match[:8]} started: {identity.name} against {them}, first to {rules.target_score}.", markup=False)
-    out.print(f"Wrote {path}", soft_wrap=True, markup=False)
-    out.print(f"Send this file to {them}. They run: spite play {path.name}", soft_wrap=True, markup=False)
-    out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.", markup=False)
+    me, them = plain(identity.name), plain(opponent or "your opponent")
+    out.print(f"Match {save.match[:8]} started: {me} against {them}, first to {rules.target_score}.")
+    out.print(f"Wrote {plain(str(path))}", soft_wrap=True)
+    out.print(f"Send this file to {them}. They run: spite play {plain(path.name)}", soft_wrap=True)
+    out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.")
 
 
 def _open(identity: Identity, journal: Journal, path: Path, save: saves.SaveFile, durable: bool, earlier: bool = False) -> Opened:
@@ -317,7 +336,7 @@ def _explain_answered(save: saves.SaveFile, identity: Identity, journal: Journal
     pinned, latest = journal.pinned(save.match), journal.latest(save.match)
     if pinned is None or latest is None or pinned[1].key != identity.public_text:
         return
-    inviter = save.players[0].name
+    inviter = plain(save.players[0].name)
     raise NotYourTurnError(
         f"you already answered this invitation (your answer is {latest.path}, game {latest.game}, turn {latest.turn}): "
         f"play the file {inviter} sends back"
@@ -326,7 +345,7 @@ def _explain_answered(save: saves.SaveFile, identity: Identity, journal: Journal
 
 def _answered_again(received: saves.SaveFile, answered: Answered) -> None:
     """This player answered `received` already: say where the answer is (written again if it was not on disk)."""
-    other = received.players[received.signer].name
+    other = plain(received.players[received.signer].name)
     if not answered.rewritten:
         if received.seq == 1:
             raise NotYourTurnError(
@@ -339,14 +358,15 @@ def _answered_again(received: saves.SaveFile, answered: Answered) -> None:
 
 
 def _announce_keys(opened: Opened) -> None:
+    """The fingerprint of each key met for the first time, on a line of its own before the name: no name can hide or fake it."""
     for player in opened.check.pinned:
         if player.key and player.key != opened.save.players[opened.me].key:
+            out.print("First contact: a key new to you in this match.")
+            out.print(Text.assemble("  fingerprint: ", (player.fingerprint, "bold")))
+            out.print(f"  name:        {plain(player.name)}")
             out.print(
-                Text.assemble(
-                    f"First contact: {player.name}'s key has fingerprint ",
-                    (player.fingerprint, "bold"),
-                    ". Compare it with them by phone or in person; spite will refuse any other key for them in this match.",
-                )
+                "  Compare the fingerprint with them by phone or in person; spite will refuse any other key for them in this match.",
+                soft_wrap=True,
             )
 
 
@@ -483,14 +503,14 @@ def _check_seat(opened: Opened, identity: Identity, yes: bool) -> None:
     meant = save.players[1].name
     if save.seq != 1 or save.players[1].key or meant in (DEFAULT_OPPONENT, identity.name):
         return
-    warning = f"This invitation from {save.players[0].name} is made out to {meant}, and you are {identity.name}."
+    warning = f"This invitation from {plain(save.players[0].name)} is made out to {plain(meant)}, and you are {plain(identity.name)}."
     if yes:
         err.print(f"Warning: {warning} Taking the seat (--yes).", markup=False)
         return
     if not _interactive_terminal():
         raise SpiteError(f"{warning} Nothing was written; add --yes to take the seat anyway")
     err.print(f"Warning: {warning}", markup=False)
-    if not typer.confirm(f"Take the seat as {identity.name}?", default=False):
+    if not typer.confirm(f"Take the seat as {plain(identity.name)}?", default=False):
         out.print("Nothing written.")
         raise typer.Exit(0)
 
@@ -576,7 +596,8 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
         out.print(
             "Type a move like [bold]p-c1[/bold], [bold]7-c2[/bold] or [bold]Q-s2[/bold] (several at once are fine; Tab completes); "
             "[bold]?[/bold] lists your legal moves, [bold]undo[/bold] takes one back, [bold]help[/bold] says more, "
-            "[bold]q[/bold] leaves without writing."
+            "[bold]q[/bold] leaves without writing.",
+            markup=True,  # spite's own words, no name in them
         )
     while True:
         opened = current[0]
@@ -616,7 +637,7 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
             try:
                 current[0], move = turn.take_back(opened, reopen)
             except turn.UndoError as e:
-                err.print(f"refused: {e}", markup=False)
+                err.print(f"refused: {cut(plain(str(e)), LINE)}")
                 continue
             out.print(f"Took back {move}.")
             _board(current[0])
@@ -624,7 +645,7 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
             try:
                 played = turn.play_line(opened, text)
             except (InvalidMoveError, IllegalMoveError) as e:
-                err.print(f"refused: {e}", markup=False)
+                err.print(f"refused: {cut(plain(str(e)), LINE)}")
                 played = 1 if seat.moves and seat.my_turn else 0  # moves before the refused one stay played
             if played and seat.my_turn:
                 _board(opened)
@@ -677,7 +698,7 @@ def verify(file: FileArgument) -> None:
     save = opened.save
     signer = save.players[save.signer]
     out.print(f"format:    {save.format} version {save.version}, within 32 KiB")
-    out.print(f"signature: good, by {signer.name} ({signer.fingerprint})", markup=False)
+    out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint})")
     where = f"game {save.game}, turn {save.turn} of match {save.match[:8]} (file {save.seq} of the chain)"
     latest = opened.check.latest
     if opened.check.status is Status.EARLIER and latest is not None:
@@ -724,8 +745,8 @@ def games() -> None:
         them = info.players[1 - me]
         score = f"{info.score[me]}–{info.score[1 - me]}"
         waiting = info.waiting_for
-        nxt = "over" if info.over else ("you" if waiting == me else them.name)
-        table.add_row(info.match[:8], Text(them.name), score, Text(nxt), Text(info.latest.path if info.latest else ""))
+        nxt = "over" if info.over else ("you" if waiting == me else plain(them.name))
+        table.add_row(info.match[:8], Text(plain(them.name)), score, Text(nxt), Text(plain(info.latest.path) if info.latest else ""))
     out.print(table)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from pbm.errors import BusyError, HomeError
 
 HOME_ENV = "SPITE_HOME"
+JOURNAL_FILE = "journal.sqlite"  # pbm/journal.py; named here so that a home with a journal is known without opening it
 FAULT_ENV = "SPITE_FAULT"  # tests only: the name of a fault_point at which the process kills itself
 _TEMP = ".spite-"  # the start of every temp file spite writes beside a save: .spite-<match>-<pid>-<random>.tmp
 
@@ -63,6 +64,12 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
             os.unlink(tmp)
         raise
     _sync_dir(path.parent)
+
+
+def read_head(path: Path, most: int) -> bytes:
+    """The first `most` bytes of the file at `path` (all of it if shorter), never more, however big or endless it is."""
+    with open(path, "rb") as f:
+        return f.read(most)
 
 
 def write_new(path: Path, data: bytes, tag: str) -> None:

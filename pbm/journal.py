@@ -19,11 +19,10 @@ from pathlib import Path
 from types import TracebackType
 
 from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError
-from pbm.home import ensure_private_dir, home_error
+from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 
-JOURNAL_FILE = "journal.sqlite"
 SCHEMA_VERSION = 2  # 2 adds `written`: the bytes of this player's own files
 
 _SCHEMA = """

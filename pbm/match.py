@@ -32,7 +32,7 @@ from pbm.errors import (
     TooLargeError,
     WriteError,
 )
-from pbm.home import fault_point, remove_stale, write_new
+from pbm.home import fault_point, read_head, remove_stale, write_new
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status
 from pbm.protocol.dealing import Party
@@ -40,6 +40,7 @@ from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
 from pbm.schema import check
 from pbm.secrets import seal, unseal
+from pbm.shown import plain
 from pbm.table import table_data, table_state
 
 DEFAULT_OPPONENT = "Opponent"
@@ -66,7 +67,8 @@ class Opened:
 
     @property
     def names(self) -> tuple[str, str]:
-        return (self.save.players[0].name, self.save.players[1].name)
+        """The players' names as they may be shown: any control, bidi or other invisible character in them escaped."""
+        return (plain(self.save.players[0].name), plain(self.save.players[1].name))
 
     @property
     def state(self) -> GameState | None:
@@ -409,8 +411,7 @@ def recorded_answer(received: SaveFile, identity: Identity, journal: Journal, ou
 def _holds(path: Path, data: bytes) -> bool:
     """Whether the file at `path` holds exactly `data` (reading no more than that and one byte)."""
     try:
-        with open(path, "rb") as f:
-            return f.read(len(data) + 1) == data
+        return read_head(path, len(data) + 1) == data
     except OSError:
         return False
 

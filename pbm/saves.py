@@ -23,7 +23,7 @@ from engine.moves import InvalidMoveError, parse_turn
 from engine.rules import Ruleset
 from pbm.canonical import canonical, check_values
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
-from pbm.home import write_atomic
+from pbm.home import read_head, write_atomic
 from pbm.identity import Identity, PublicKey
 from pbm.packing import PackingError, pack, unpack
 from pbm.schema import Fields, Flag, Items, Keyed, Opaque, Text, Whole, check
@@ -244,8 +244,7 @@ def parse(data: bytes) -> SaveFile:
 def read(path: Path) -> SaveFile:
     """Parse the save file at `path`, reading at most one byte more than the size limit (so /dev/zero is refused too)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        data = read_head(path, MAX_BYTES + 1)
     except OSError as e:
         raise SaveFormatError(f"cannot read {path}: {e.strerror or e}") from e
     return parse(data)

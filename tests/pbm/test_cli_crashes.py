@@ -9,47 +9,16 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cli_helpers import MODULE, THINK, Player, answer, copied_match, files, invite, new_file, process_env, scratch, spite_process
+from cli_helpers import MODULE, THINK, Mail, Player, answer, files, new_file, process_env, spite_process
 
 from pbm import saves
 from pbm.journal import Journal
 
 KILLED = -signal.SIGKILL
 NO_RECORD = "no record of your side"
-
-
-@dataclass
-class Mail:
-    """Alice and Bob three files into a match; Alice has just written `latest`, which Bob is to answer."""
-
-    alice: Player
-    bob: Player
-    folder: Path
-    latest: Path
-
-    def temps(self) -> list[Path]:
-        return sorted(self.folder.glob(".spite-*.tmp"))
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with scratch(tmp_path_factory.mktemp("crashes")) as root:
-        alice, bob, path = invite(root)
-        for player in (bob, alice):  # Bob joins, Alice deals or plays
-            path = answer(player, path)
-        yield root
-
-
-@pytest.fixture()
-def mail(base: Path, tmp_path: Path) -> Iterator[Mail]:
-    with copied_match(base, tmp_path) as (root, chain):
-        alice, bob = (Player(name, root / f"home-{name.lower()}") for name in ("Alice", "Bob"))
-        yield Mail(alice, bob, root / "mail", chain[-1])
 
 
 def recorded(player: Player, answer_to: Path) -> bytes:
