@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 import tomli_w
 from cli_helpers import MODULE, Player, answer, assert_refused, copied_match, files, make_player, new_file, scratch, spite_process
+from hostile import resign_doc
 
 from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
+from pbm.shown import LINE
 
 
 @dataclass
@@ -213,6 +215,34 @@ def test_a_file_over_the_size_limit_is_refused(table: Table) -> None:
     path.write_bytes(data + b"# padding\n" * ((33 * 1024 - len(data)) // 10 + 1))
     assert path.stat().st_size > 33 * 1024
     refused_by_play_and_verify(table.bob, path, "32 KiB")
+
+
+@pytest.mark.parametrize("source", ["sparse", "endless"])
+def test_a_huge_or_endless_input_is_refused_after_reading_16_kib(table: Table, source: str) -> None:
+    if source == "endless":
+        if not Path("/dev/zero").exists():
+            pytest.skip("no /dev/zero here")
+        path = Path("/dev/zero")
+    else:
+        path = table.folder / "huge.toml"
+        with path.open("wb") as f:
+            f.truncate(1 << 30)  # 1 GiB that takes no disk: reading it whole took seconds and gigabytes
+    for command in ("play", "verify", "show"):
+        assert_refused(table.bob.spite(command, path), "more than 16384 bytes", "16 KiB")
+
+
+def test_echoed_input_is_cut_short(table: Table) -> None:
+    long = "x" * 5000
+    doc = tomllib.loads(table.latest.read_text())
+    path = write_doc(table.folder / "long.toml", {**doc, "format": long})
+    line = refused_by_play_and_verify(table.bob, path, "not a spite save file")
+    assert len(line) < 120, line
+    path = table.folder / "long-key.toml"
+    path.write_bytes(resign_doc(table.latest.read_bytes(), table.alice.identity, lambda d: d["state"].update({long: 1})))
+    line = refused_by_play_and_verify(table.bob, path, "unknown field")
+    assert len(line) < 120, line
+    line = refused(table.bob, table.latest, "--moves", long)
+    assert len(line) <= len("spite: ") + LINE and "…" in line, line  # the engine echoes the token; the CLI cuts the line
 
 
 def test_an_unknown_format_version_is_refused_before_the_signature(table: Table) -> None:
