@@ -483,7 +483,10 @@ def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Rul
         changes["target_score"] = target
     if not changes:
         return rules
-    return dataclasses.replace(rules, name="custom", **changes)  # type: ignore[arg-type]
+    try:
+        return dataclasses.replace(rules, name="custom", **changes)  # type: ignore[arg-type]
+    except ValueError as e:  # numbers each fine, together impossible: more cards dealt than the decks hold
+        raise SpiteError(f"no match with those rules: {e}") from e
 
 
 def last_file_between(journal: Journal, other: Journal, me: Identity, them: Identity) -> Path | None:

@@ -328,6 +328,12 @@ def test_a_false_proof_under_the_senders_real_signature_is_refused_naming_the_pr
     assert any(word in line for word in ("draw", "hand card", "pay-off card", "reveal")), line  # it names which proof failed
 
 
+def test_impossible_rules_are_refused_in_one_line(table: Table) -> None:
+    before = files(table.folder)
+    assert_refused(table.alice.spite("new", "--payoff", "100", "-o", table.folder / "big.toml"), "104 cards cannot deal")
+    assert new_file(before, table.folder) is None
+
+
 def test_moves_on_a_file_that_only_deals_are_refused(table: Table) -> None:
     invitation = table.folder / "second-invitation.toml"
     table.alice.ok("new", "-o", invitation)
