@@ -148,3 +148,10 @@ def test_killed_while_inviting_leaves_no_invitation_the_journal_does_not_know(ma
     with Journal.open(mail.alice.home) as journal:
         assert journal.written(saves.read(invitation).hash) == invitation.read_bytes()
     answer(mail.bob, invitation)
+
+
+def test_an_invitation_that_cannot_be_written_is_not_kept(mail: Mail) -> None:
+    before = mail.alice.ok("games").stdout
+    done = spite_process(mail.alice.home, "new", "-o", mail.folder / "no-such-folder" / "invitation.toml")
+    assert done.returncode == 1 and "cannot write" in done.stderr and "the match was not started" in done.stderr, done
+    assert mail.alice.ok("games").stdout == before  # no match the journal knows and nobody can ever answer
