@@ -218,7 +218,7 @@ def test_a_file_over_the_size_limit_is_refused(table: Table) -> None:
 
 
 @pytest.mark.parametrize("source", ["sparse", "endless"])
-def test_a_huge_or_endless_input_is_refused_after_reading_16_kib(table: Table, source: str) -> None:
+def test_a_huge_or_endless_input_is_refused_after_reading_the_limit(table: Table, source: str) -> None:
     if source == "endless":
         if not Path("/dev/zero").exists():
             pytest.skip("no /dev/zero here")
@@ -228,7 +228,7 @@ def test_a_huge_or_endless_input_is_refused_after_reading_16_kib(table: Table, s
         with path.open("wb") as f:
             f.truncate(1 << 30)  # 1 GiB that takes no disk: reading it whole took seconds and gigabytes
     for command in ("play", "verify", "show"):
-        assert_refused(table.bob.spite(command, path), "more than 16384 bytes", "16 KiB")
+        assert_refused(table.bob.spite(command, path), f"more than {saves.MAX_BYTES} bytes")
 
 
 def test_echoed_input_is_cut_short(table: Table) -> None:

@@ -3,9 +3,9 @@
 Property tests (hypothesis) over a real match: each file of it, edited as a cheating opponent's own
 program could and signed again, is offered to its receiver exactly as `spite play` opens it. A save-level
 edit must be refused by the save's schema, naming the field; a protocol-message edit must be refused
-with a SpiteError (one line, exit 1). The message's own checks belong to pbm/protocol/, which is being
-rewritten into typed messages: the cases it does not yet refuse cleanly are listed in hostile.KNOWN_CRASHES
-and hostile.KNOWN_ACCEPTED, left out of the property, and each kept as a strict xfail so that fixing one shows.
+with a SpiteError (one line, exit 1). The message's own checks belong to pbm/protocol/ (its typed
+messages): the cases it does not refuse yet are listed in hostile.KNOWN_ACCEPTED, left out of the property,
+and each kept as a strict xfail so that fixing one shows.
 The slow campaign behind the README's fuzz figures runs the same edits (benchmarks/fuzz_saves.py).
 """
 
@@ -19,7 +19,6 @@ import pytest
 from cli_helpers import scratch
 from hostile import (
     KNOWN_ACCEPTED,
-    KNOWN_CRASHES,
     Edit,
     Offer,
     Receiver,
@@ -106,42 +105,18 @@ def test_every_protocol_message_edit_is_refused(match: Match, data: st.DataObjec
 # One edit of each known case that shows it today, on the first file where it applies.
 EXAMPLES: dict[str, Callable[[Offer, Edit], bool]] = dict(
     zip(
-        [*KNOWN_CRASHES, *KNOWN_ACCEPTED],
-        [
-            lambda o, e: e.place == ("protocol", "message", "deal") and e.value == "",
-            lambda o, e: e.place == ("protocol", "message", "turn", "reveals") and e.value == 0,
-            lambda o, e: e.place == ("protocol", "message", "turn", "end", "draw", "points") and e.value == 0,
-            lambda o, e: e.place == ("protocol", "message") and e.how == "unknown key",
-            lambda o, e: e.place == ("protocol", "message", "v") and e.value is True,
-            lambda o, e: e.place == ("protocol", "message", "deal") and e.how == "missing" and o.sections() == {"deal"},
-        ],
+        KNOWN_ACCEPTED,
+        [lambda o, e: e.place == ("protocol", "message", "deal") and e.how == "missing" and o.sections() == {"deal"}],
         strict=True,
     )
 )
 
 
-def _example(match: Match, why: str) -> tuple[Offer, Edit]:
+@pytest.mark.parametrize("why", [pytest.param(w, marks=pytest.mark.xfail(strict=True, reason=f"protocol: {w}")) for w in KNOWN_ACCEPTED])
+def test_known_protocol_acceptances(match: Match, why: str) -> None:
+    """Each accepted today; a file no honest spite writes should be refused."""
     offer, edit = next((o, e) for o in match.offers for e in _message_edits(o) if EXAMPLES[why](o, e))
     assert known(edit) == why
-    return offer, edit
-
-
-def _xfail(cases: dict[str, Callable[[Edit], bool]], raises: type[BaseException] | tuple[type[BaseException], ...] | None = None) -> list:
-    return [pytest.param(why, marks=pytest.mark.xfail(strict=True, raises=raises, reason=f"pbm/protocol/: {why}")) for why in cases]
-
-
-@pytest.mark.parametrize("why", _xfail(KNOWN_CRASHES, (TypeError, AttributeError)))
-def test_known_protocol_crashes(match: Match, why: str) -> None:
-    """Each a traceback today; the protocol's typed messages are to refuse it in one line."""
-    offer, edit = _example(match, why)
-    with pytest.raises(SpiteError):
-        match.receiver.open(offer, match.edited(offer, edit))
-
-
-@pytest.mark.parametrize("why", _xfail(KNOWN_ACCEPTED))
-def test_known_protocol_acceptances(match: Match, why: str) -> None:
-    """Each accepted today; docs/save-format.md says a field the format does not define, or of the wrong type, is refused."""
-    offer, edit = _example(match, why)
     with pytest.raises(SpiteError):
         match.receiver.open(offer, match.edited(offer, edit))
 
@@ -158,5 +133,5 @@ def test_the_fuzz_campaign_has_no_traceback_and_accepts_nothing_changed(tmp_path
             receiver.close()
     for kind, tally in tallies.items():
         assert tally.tried == tally.refused + tally.same + len(tally.accepted) + tally.tracebacks
-        assert not [(where, str(edit)) for where, edit in tally.crashed if known(edit) not in KNOWN_CRASHES], kind
+        assert not [(where, str(edit)) for where, edit in tally.crashed], kind
         assert not [str(edit) for edit in tally.accepted if known(edit) not in KNOWN_ACCEPTED], kind
