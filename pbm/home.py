@@ -128,8 +128,7 @@ def match_lock(home: Path, match: str) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise BusyError(
-                f"another spite is answering a file of match {match[:8]} right now (in another window?): "
-                "let it finish, then run this again"
+                f"another spite is answering a file of match {match[:8]} right now (in another window?): let it finish, then run this again"
             ) from None
         yield
     finally:

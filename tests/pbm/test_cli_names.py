@@ -97,4 +97,4 @@ def test_the_fingerprint_at_first_contact_cannot_be_hidden_or_faked_by_a_name(tm
     start = lines.index("First contact: a key new to you in this match.")
     assert lines[start + 1] == f"  fingerprint: {alice.identity.fingerprint}"  # the line after the heading, before the name
     assert lines[start + 2].startswith("  name:        ")
-    assert not any(FINGERPRINT.search(line) for line in lines[:start + 1])
+    assert not any(FINGERPRINT.search(line) for line in lines[: start + 1])

@@ -225,7 +225,7 @@ def test_missing_field_is_named(signed: SaveFile, field: str) -> None:
         ("king_starts_center = true", "king_starts_center = true\nextra = 1", "rules.extra"),
         ("decks = 2", "decks = 100000", "rules.decks"),
         ('{ name = "Alice",', '{ hat = 1, name = "Alice",', "players[0].hat"),
-        ('{ name = "Bob",', '{ name = 7,', "players[1].name"),
+        ('{ name = "Bob",', "{ name = 7,", "players[1].name"),
         ("stock = 54", "stock = -1", "state.stock"),
         ("stock = 54", 'stock = "54"', "state.stock"),
         ("to_move = 1", "to_move = 2", "state.to_move"),
