@@ -15,12 +15,30 @@ from typing import Any
 from nacl.bindings import crypto_hash_sha256
 
 from pbm.canonical import canonical
-from pbm.errors import CarryError
+from pbm.errors import CarryError, SaveFormatError
 from pbm.packing import PackingError, pack, to_json, unpack
-from pbm.saves import SaveFile
+from pbm.saves import RULES, SaveFile
+from pbm.schema import Fields, Items, Maybe, Opaque, Text, Whole, check
+from pbm.table import TABLE
 
 Side = dict[str, Any]
 Sides = tuple[Side | None, Side | None]
+
+_SHA256 = Text(r"[0-9a-f]{64}", "a SHA-256 in hex")
+# One player's public side after one of their files (pbm.match._side); `party` is the protocol's own (Party.export_public).
+SIDE = Fields(
+    {
+        "party": Opaque(),
+        "state": Maybe(TABLE),
+        "rules": RULES,
+        "players": Items(Items(Text(), count=2), count=2),
+        "game": Whole(1),
+        "history": _SHA256,
+    }
+)
+SIDES = Items(Maybe(SIDE), count=2)
+# What a player seals for themselves after one of their files (pbm.match._sealed); `party` is Party.export_secrets.
+SEALED = Fields({"seq": Whole(1), "side": _SHA256, "party": Opaque(), "hand": Items(Whole(0, 1023))})
 
 
 def side_digest(side: Side) -> str:
@@ -49,6 +67,8 @@ def unpack_sides(save: SaveFile) -> Sides:
         sides = unpack(text, context(save))
     except PackingError as e:
         raise CarryError(f"the sides of the match carried in this file ('protocol.carry') {e}") from e
-    if not isinstance(sides, list) or len(sides) != 2 or not all(s is None or isinstance(s, dict) for s in sides):
-        raise CarryError("the carry of this file ('protocol.carry') is not the two sides of a match")
+    try:
+        check(SIDES, sides, "protocol.carry")
+    except SaveFormatError as e:
+        raise CarryError(f"the carry of this file ('protocol.carry') is not the two sides of a match: {e}") from e
     return sides[0], sides[1]

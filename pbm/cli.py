@@ -14,18 +14,31 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
+from engine.cards import CardNotationError
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
 from pbm import render, saves, turn
-from pbm.errors import NotYourTurnError, PassphraseError, SpiteError
-from pbm.home import spite_home
-from pbm.identity import Identity, load_or_create, needs_passphrase, player_path, rename
+from pbm.errors import NotYourTurnError, PassphraseError, ReplayError, SpiteError
+from pbm.home import JOURNAL_FILE, match_lock, remove_stale, spite_home
+from pbm.identity import Identity, check_name, exposure, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal, Status
-from pbm.match import DEFAULT_OPPONENT, Opened, last_file_between, new_match, open_save, replace_rules, write_next
+from pbm.match import (
+    DEFAULT_OPPONENT,
+    Answered,
+    Opened,
+    last_file_between,
+    new_match,
+    open_save,
+    recorded_answer,
+    replace_rules,
+    write_next,
+)
+from pbm.shown import LINE, cut, plain
 
-out = Console(highlight=False, emoji=False)
-err = Console(stderr=True, highlight=False, emoji=False)
+# markup=False: no text spite prints is read as rich markup, so a name like "[/x]" or "[link=…]" is only text
+out = Console(highlight=False, emoji=False, markup=False)
+err = Console(stderr=True, highlight=False, emoji=False, markup=False)
 
 UsageError = typer.BadParameter.__base__  # click's UsageError, whether typer uses click or its own copy of it
 GLOBAL_FLAGS = ("--debug", "--ascii")
@@ -114,11 +127,10 @@ def _handled(func: F) -> F:
             return func(*args, **kwargs)
         except (typer.Exit, typer.Abort, UsageError):
             raise
-        except (SpiteError, ValueError, OSError, KeyError) as e:
+        except (SpiteError, InvalidMoveError, IllegalMoveError, CardNotationError, OSError) as e:
             if _debug:
                 raise
-            message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-            err.print(f"spite: {message}", markup=False, soft_wrap=True)
+            err.print(f"spite: {cut(plain(str(e)), LINE)}", soft_wrap=True)  # one line, however long or strange what it echoes
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             err.print("\nspite: interrupted, nothing written")
@@ -143,15 +155,28 @@ def _look() -> render.Look:
     return render.Look()
 
 
-def _identity(home: Path, name: str | None = None) -> Identity:
-    """The player's identity: on first use at a terminal their name is asked once; a passphrase gets three tries."""
+def _identity(home: Path, name: str | None = None, new_key: bool = False) -> Identity:
+    """The player's identity: on first use at a terminal their name is asked once; a passphrase gets three tries.
+
+    A key others can read, or a home others can change, is warned about on every command.
+    """
+    identity = _load_identity(home, name, new_key)
+    for warning in exposure(identity, home):
+        err.print(plain(warning), soft_wrap=True)
+    return identity
+
+
+def _load_identity(home: Path, name: str | None, new_key: bool) -> Identity:
     path = player_path(home)
     if not path.exists():
-        if name is None and _interactive_terminal():
+        lost = path.is_symlink() or ((home / JOURNAL_FILE).exists() and not new_key)  # load_or_create refuses: ask nothing
+        if name is None and not lost and _interactive_terminal():
             from pbm.identity import login_name
 
             name = typer.prompt("Your name, as your opponents will see it", default=login_name()).strip() or None
-        return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"))
+        return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"), new_key=new_key)
+    if new_key:
+        return load_or_create(home, new_key=True)  # refuses: there is a key already
     passphrase = os.environ.get("SPITE_PASSPHRASE")
     tries = 3 if passphrase is None and needs_passphrase(path) else 0
     if tries and not sys.stdin.isatty():
@@ -197,15 +222,18 @@ def id_command(
             "Commands then ask for it, or read it from SPITE_PASSPHRASE.",
         ),
     ] = False,
+    new_key: Annotated[
+        bool, typer.Option("--new-key", help="Make a new key in a spite home whose key is lost (its matches cannot go on).")
+    ] = False,
 ) -> None:
     """Show your name, fingerprint, public key and spite home (your key is made on first use)."""
     home = spite_home()
-    identity = _identity(home, name)
+    identity = _identity(home, name, new_key)
     if passphrase:
         new = typer.prompt("New passphrase (empty for none)", default="", hide_input=True, confirmation_prompt=True, show_default=False)
         identity = rename(identity, identity.name, new or None)
         out.print("Your key is now protected by that passphrase." if new else "Your key has no passphrase now.")
-    out.print(f"name:        {identity.name}", markup=False)
+    out.print(f"name:        {plain(identity.name)}")
     out.print(f"fingerprint: {identity.fingerprint}   (read it to your opponent to check their copy of your key)")
     out.print(f"public key:  {identity.public_text}")
     out.print(f"spite home:  {home}   (your key and journal; set SPITE_HOME to use another)", markup=False, soft_wrap=True)
@@ -250,6 +278,7 @@ def new(
     """Start a match and write the invitation file to send to your opponent."""
     home = spite_home()
     identity = _identity(home, name)
+    opponent = check_name(opponent) if opponent is not None else None
     if opponent_key:
         from pbm.identity import PublicKey
 
@@ -260,27 +289,24 @@ def new(
     who = opponent or DEFAULT_OPPONENT
     with Journal.open(home) as journal:
         save, path = new_match(identity, journal, rules, who, opponent_key, out=output)
-    them = opponent or "your opponent"
-    out.print(f"Match {save.match[:8]} started: {identity.name} against {them}, first to {rules.target_score}.", markup=False)
-    out.print(f"Wrote {path}", soft_wrap=True, markup=False)
-    out.print(f"Send this file to {them}. They run: spite play {path.name}", soft_wrap=True, markup=False)
-    out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.", markup=False)
+    me, them = plain(identity.name), plain(opponent or "your opponent")
+    out.print(f"Match {save.match[:8]} started: {me} against {them}, first to {rules.target_score}.")
+    out.print(f"Wrote {plain(str(path))}", soft_wrap=True)
+    out.print(f"Send this file to {them}. They run: spite play {plain(path.name)}", soft_wrap=True)
+    out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.")
 
 
-def _open(path: Path, earlier: bool = False) -> tuple[Path, Identity, Journal, Opened]:
-    """`path` verified and taken in for this player; `earlier` also opens a file of the match already seen, to look at."""
-    home = spite_home()
-    identity = _identity(home)
-    journal = Journal.open(home)
+def _open(identity: Identity, journal: Journal, path: Path, save: saves.SaveFile, durable: bool, earlier: bool = False) -> Opened:
+    """The save read from `path`, verified and taken in for this player, and recorded as received (`durable`: synced to
+    disk, for a file about to be answered); `earlier` also opens a file of the match already seen, to look at."""
     try:
-        opened = open_save(path, identity, journal, earlier=earlier)
+        opened = open_save(path, identity, journal, earlier=earlier, save=save)
     except SpiteError as e:
-        journal.close()
-        _explain_answered(path, identity, home, e)
+        _explain_answered(save, identity, journal, e)
         raise
-    except BaseException:
-        journal.close()
-        raise
+    if not opened.mine and opened.check.status is not Status.EARLIER:
+        # received: from now on a second, different version of it is a fork, whichever command saw it first
+        journal.record(opened.save, path, durable=durable)
     if not opened.resumed and not opened.carries_mine and opened.save.seq > 1:
         err.print(
             "Note: this file does not carry your side of the match (it would not have fitted in 32 KiB); "
@@ -291,37 +317,56 @@ def _open(path: Path, earlier: bool = False) -> tuple[Path, Identity, Journal, O
             f"Warning: this machine has no record of your side of match {opened.save.match[:8]}; going on from what the file "
             "carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust."
         )
-    return home, identity, journal, opened
+    return opened
 
 
-def _explain_answered(path: Path, identity: Identity, home: Path, error: SpiteError) -> None:
+def _seen(path: Path) -> Opened:
+    """`path` opened for show or verify (an earlier file of the match too), recorded as seen without a disk sync."""
+    home = spite_home()
+    identity = _identity(home)
+    save = saves.read(path)
+    with Journal.open(home) as journal:
+        return _open(identity, journal, path, save, durable=False, earlier=True)
+
+
+def _explain_answered(save: saves.SaveFile, identity: Identity, journal: Journal, error: SpiteError) -> None:
     """An invitation this player already answered says so, instead of what the journal's check made of it."""
-    try:
-        save = saves.read(path)
-    except SpiteError:
-        return
     if save.seq != 1 or save.players[1].key:
         return
-    with Journal.open(home) as journal:
-        pinned, latest = journal.pinned(save.match), journal.latest(save.match)
+    pinned, latest = journal.pinned(save.match), journal.latest(save.match)
     if pinned is None or latest is None or pinned[1].key != identity.public_text:
         return
-    inviter = save.players[0].name
+    inviter = plain(save.players[0].name)
     raise NotYourTurnError(
         f"you already answered this invitation (your answer is {latest.path}, game {latest.game}, turn {latest.turn}): "
         f"play the file {inviter} sends back"
     ) from error
 
 
+def _answered_again(received: saves.SaveFile, answered: Answered) -> None:
+    """This player answered `received` already: say where the answer is (written again if it was not on disk)."""
+    other = plain(received.players[received.signer].name)
+    if not answered.rewritten:
+        if received.seq == 1:
+            raise NotYourTurnError(
+                f"you already answered this invitation (your answer is {answered.path}): send it to {other}, "
+                f"then play the file {other} sends back"
+            )
+        raise ReplayError(f"you have already played from this file: your answer is {answered.path}; send it to {other}")
+    out.print("You had answered this file already, but your answer was not on disk (was spite interrupted?).", markup=False)
+    out.print(f"Wrote {answered.path} again, as recorded then.\nSend it to {other}.", soft_wrap=True, markup=False)
+
+
 def _announce_keys(opened: Opened) -> None:
+    """The fingerprint of each key met for the first time, on a line of its own before the name: no name can hide or fake it."""
     for player in opened.check.pinned:
         if player.key and player.key != opened.save.players[opened.me].key:
+            out.print("First contact: a key new to you in this match.")
+            out.print(Text.assemble("  fingerprint: ", (player.fingerprint, "bold")))
+            out.print(f"  name:        {plain(player.name)}")
             out.print(
-                Text.assemble(
-                    f"First contact: {player.name}'s key has fingerprint ",
-                    (player.fingerprint, "bold"),
-                    ". Compare it with them by phone or in person; spite will refuse any other key for them in this match.",
-                )
+                "  Compare the fingerprint with them by phone or in person; spite will refuse any other key for them in this match.",
+                soft_wrap=True,
             )
 
 
@@ -407,8 +452,16 @@ def play(
     """Verify FILE, play your turn (or join the match), and write the file to send back."""
     if auto and moves is not None:
         raise UsageError("--auto and --moves both say how to play the turn: give one of them", ctx=ctx)
-    _, identity, journal, opened = _open(file)
-    with journal:
+    home = spite_home()
+    identity = _identity(home)
+    received = saves.read(file)
+    with Journal.open(home) as journal, match_lock(home, received.match):  # one spite at a time answers a file of this match
+        remove_stale(file.parent, received.match)
+        answered = recorded_answer(received, identity, journal, output)
+        if answered is not None:
+            _answered_again(received, answered)
+            return
+        opened = _open(identity, journal, file, received, durable=True)
         _announce_keys(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
@@ -416,7 +469,6 @@ def play(
         _check_seat(opened, identity, yes)
         if not opened.owes_file:
             _board(opened)
-            journal.record(opened.save, file)
             out.print(_result_line(opened) or "", markup=False)
             out.print("Nothing more to send: the match is over and every game is audited.")
             return
@@ -430,7 +482,7 @@ def play(
                 auto,
                 think,
                 confirm=not yes,
-                reopen=lambda: open_save(file, identity, journal),
+                reopen=lambda: open_save(file, identity, journal, save=received),
                 again=f"play {file} again when you are ready.",
             )
         elif moves:
@@ -451,14 +503,14 @@ def _check_seat(opened: Opened, identity: Identity, yes: bool) -> None:
     meant = save.players[1].name
     if save.seq != 1 or save.players[1].key or meant in (DEFAULT_OPPONENT, identity.name):
         return
-    warning = f"This invitation from {save.players[0].name} is made out to {meant}, and you are {identity.name}."
+    warning = f"This invitation from {plain(save.players[0].name)} is made out to {plain(meant)}, and you are {plain(identity.name)}."
     if yes:
         err.print(f"Warning: {warning} Taking the seat (--yes).", markup=False)
         return
     if not _interactive_terminal():
         raise SpiteError(f"{warning} Nothing was written; add --yes to take the seat anyway")
     err.print(f"Warning: {warning}", markup=False)
-    if not typer.confirm(f"Take the seat as {identity.name}?", default=False):
+    if not typer.confirm(f"Take the seat as {plain(identity.name)}?", default=False):
         out.print("Nothing written.")
         raise typer.Exit(0)
 
@@ -544,7 +596,8 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
         out.print(
             "Type a move like [bold]p-c1[/bold], [bold]7-c2[/bold] or [bold]Q-s2[/bold] (several at once are fine; Tab completes); "
             "[bold]?[/bold] lists your legal moves, [bold]undo[/bold] takes one back, [bold]help[/bold] says more, "
-            "[bold]q[/bold] leaves without writing."
+            "[bold]q[/bold] leaves without writing.",
+            markup=True,  # spite's own words, no name in them
         )
     while True:
         opened = current[0]
@@ -584,7 +637,7 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
             try:
                 current[0], move = turn.take_back(opened, reopen)
             except turn.UndoError as e:
-                err.print(f"refused: {e}", markup=False)
+                err.print(f"refused: {cut(plain(str(e)), LINE)}")
                 continue
             out.print(f"Took back {move}.")
             _board(current[0])
@@ -592,7 +645,7 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
             try:
                 played = turn.play_line(opened, text)
             except (InvalidMoveError, IllegalMoveError) as e:
-                err.print(f"refused: {e}", markup=False)
+                err.print(f"refused: {cut(plain(str(e)), LINE)}")
                 played = 1 if seat.moves and seat.my_turn else 0  # moves before the refused one stay played
             if played and seat.my_turn:
                 _board(opened)
@@ -605,11 +658,8 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole view as JSON for scripts (docs/show-json.md).")] = False,
 ) -> None:
     """Show your view of FILE without moving (it is verified first); an earlier file of a match shows that position."""
-    _, _, journal, opened = _open(file, earlier=True)
+    opened = _seen(file)
     earlier = opened.check.status is Status.EARLIER
-    with journal:
-        if not opened.mine and not earlier:
-            journal.record(opened.save, file, durable=False)  # seen: a second, different version of it is a fork from now on
     if as_json:
         from pbm.view import summary
 
@@ -644,12 +694,11 @@ def show(
 @_handled
 def verify(file: FileArgument) -> None:
     """Run every check on FILE (signature, chain, moves, proofs, table, audits) and say what was checked."""
-    _, _, journal, opened = _open(file, earlier=True)
-    journal.close()
+    opened = _seen(file)
     save = opened.save
     signer = save.players[save.signer]
     out.print(f"format:    {save.format} version {save.version}, within 32 KiB")
-    out.print(f"signature: good, by {signer.name} ({signer.fingerprint})", markup=False)
+    out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint})")
     where = f"game {save.game}, turn {save.turn} of match {save.match[:8]} (file {save.seq} of the chain)"
     latest = opened.check.latest
     if opened.check.status is Status.EARLIER and latest is not None:
@@ -696,8 +745,8 @@ def games() -> None:
         them = info.players[1 - me]
         score = f"{info.score[me]}–{info.score[1 - me]}"
         waiting = info.waiting_for
-        nxt = "over" if info.over else ("you" if waiting == me else them.name)
-        table.add_row(info.match[:8], Text(them.name), score, Text(nxt), Text(info.latest.path if info.latest else ""))
+        nxt = "over" if info.over else ("you" if waiting == me else plain(them.name))
+        table.add_row(info.match[:8], Text(plain(them.name)), score, Text(nxt), Text(plain(info.latest.path) if info.latest else ""))
     out.print(table)
 
 
@@ -754,27 +803,36 @@ def practice(
             out.print(f"New practice match against the computer ({level}), first to {rules.target_score}. Type q to stop; {PRACTICE_AGAIN}")
         else:
             out.print(f"Resuming {path}", soft_wrap=True, markup=False)
-        ended: set[int] = set()  # the games whose end was shown
-        while True:
-            human_turn = saves.read(path).signer_key.text != identity.public_text
-            who, book = (identity, journal) if human_turn else (computer, bot_journal)
-            opened = open_save(path, who, book)
-            if human_turn:
-                journal.record(opened.save, path)  # seen: 'spite games' and --resume know where the match stands at once
-            if not opened.owes_file and opened.match_over:
-                out.print(_result_line(opened) or "", markup=False)
-                return
-            if human_turn:
-                _practice_game_over(opened, ended)
-                if opened.can_move:
-                    _board(opened)
-                    reopen = functools.partial(open_save, path, who, book)
-                    opened = _interactive(opened, think, not yes and _interactive_terminal(), reopen, PRACTICE_AGAIN)
-            elif opened.can_move:
-                _bot_turn(opened, level, think)
-            _, path = write_next(opened, who, book)
-            if human_turn:
-                _practice_game_over(opened, ended)
+        match = saves.read(path).match
+        with match_lock(home, match), match_lock(bot_home, match):
+            _practise(path, identity, journal, computer, bot_journal, level, think, yes)
+
+
+def _practise(
+    path: Path, identity: Identity, journal: Journal, computer: Identity, bot: Journal, level: str, think: float | None, yes: bool
+) -> None:
+    """Play the practice match from `path` on, file by file, until it is over or the player quits."""
+    ended: set[int] = set()  # the games whose end was shown
+    while True:
+        human_turn = saves.read(path).signer_key.text != identity.public_text
+        who, book = (identity, journal) if human_turn else (computer, bot)
+        opened = open_save(path, who, book)
+        if human_turn:
+            journal.record(opened.save, path)  # seen: 'spite games' and --resume know where the match stands at once
+        if not opened.owes_file and opened.match_over:
+            out.print(_result_line(opened) or "", markup=False)
+            return
+        if human_turn:
+            _practice_game_over(opened, ended)
+            if opened.can_move:
+                _board(opened)
+                reopen = functools.partial(open_save, path, who, book)
+                opened = _interactive(opened, think, not yes and _interactive_terminal(), reopen, PRACTICE_AGAIN)
+        elif opened.can_move:
+            _bot_turn(opened, level, think)
+        _, path = write_next(opened, who, book)
+        if human_turn:
+            _practice_game_over(opened, ended)
 
 
 def _practice_game_over(opened: Opened, ended: set[int]) -> None:

@@ -7,6 +7,21 @@ class SpiteError(Exception):
     """Anything the pbm package refuses; the CLI prints the message and exits with status 1."""
 
 
+# --- the spite home (pbm/home.py) ---
+
+
+class HomeError(SpiteError):
+    """The spite home cannot be written (read-only, full) or is not usable as it is; nothing was written."""
+
+
+class BusyError(SpiteError):
+    """Another spite is answering a file of the same match in the same spite home right now."""
+
+
+class WriteError(SpiteError):
+    """A file spite must write (an answer, an invitation) could not be written where it should go."""
+
+
 # --- identities (pbm/identity.py) ---
 
 

@@ -1,13 +1,22 @@
-"""The spite home (keys, journal, bots) and the one way files are written there: atomically."""
+"""The spite home (keys, journal, bots, locks), and how spite writes files: atomically, and never over another file."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import os
+import signal
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+from pbm.errors import BusyError, HomeError
+
 HOME_ENV = "SPITE_HOME"
+JOURNAL_FILE = "journal.sqlite"  # pbm/journal.py; named here so that a home with a journal is known without opening it
+FAULT_ENV = "SPITE_FAULT"  # tests only: the name of a fault_point at which the process kills itself
+_TEMP = ".spite-"  # the start of every temp file spite writes beside a save: .spite-<match>-<pid>-<random>.tmp
 
 
 def spite_home(create: bool = True) -> Path:
@@ -20,7 +29,10 @@ def spite_home(create: bool = True) -> Path:
 
         home = Path(platformdirs.user_data_dir("spite"))
     if create:
-        ensure_private_dir(home)
+        try:
+            ensure_private_dir(home)
+        except OSError as e:
+            raise home_error(home, e) from e
     return home
 
 
@@ -51,8 +63,102 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    with contextlib.suppress(OSError):  # make the rename itself durable where the platform allows it
-        dir_fd = os.open(path.parent, os.O_RDONLY)
+    _sync_dir(path.parent)
+
+
+def read_head(path: Path, most: int) -> bytes:
+    """The first `most` bytes of the file at `path` (all of it if shorter), never more, however big or endless it is."""
+    with open(path, "rb") as f:
+        return f.read(most)
+
+
+def write_new(path: Path, data: bytes, tag: str) -> None:
+    """Write `data` to `path`, which must not exist yet (FileExistsError otherwise): never a part, never over another file.
+
+    A temp file named after `tag` (:func:`remove_stale` finds it) is written and synced, then linked to `path`.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{_TEMP}{tag}-{os.getpid()}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            os.fchmod(out.fileno(), 0o666 & ~_umask())
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        fault_point("temp-written")
+        try:
+            os.link(tmp, path)  # unlike a rename, a link never replaces a file that appeared meanwhile
+        except FileExistsError:
+            raise
+        except OSError as e:  # a file system without hard links (FAT, some network shares): check, then rename
+            if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+                raise
+            if path.exists():
+                raise FileExistsError(errno.EEXIST, "File exists", str(path)) from e
+            os.rename(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    _sync_dir(path.parent)
+
+
+def remove_stale(folder: Path, tag: str) -> list[Path]:
+    """Remove the temp files :func:`write_new` left in `folder` for `tag` when it was killed; returns them.
+
+    Call it only while no other spite can be writing for `tag` (under :func:`match_lock`).
+    """
+    gone = []
+    for tmp in Path(folder).glob(f"{_TEMP}{tag}-*.tmp"):
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+            gone.append(tmp)
+    return gone
+
+
+@contextlib.contextmanager
+def match_lock(home: Path, match: str) -> Iterator[None]:
+    """Hold `match`'s lock in `home` while a file of it is received, played and answered; BusyError if another spite holds it."""
+    try:
+        folder = ensure_private_dir(Path(home) / "locks")
+        fd = os.open(folder / f"{match}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as e:
+        raise home_error(home, e) from e
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BusyError(
+                f"another spite is answering a file of match {match[:8]} right now (in another window?): let it finish, then run this again"
+            ) from None
+        yield
+    finally:
+        os.close(fd)  # closing the file releases the lock, even if the process is killed
+
+
+def home_error(home: Path, error: BaseException) -> HomeError | BusyError:
+    """The one line that says why the spite home `home` could not be written (`error` from the OS or SQLite)."""
+    code = getattr(error, "errno", None)
+    name = getattr(error, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return BusyError(f"another spite is using your journal in {home} right now: let it finish, then run this again")
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")):
+        why = "is read-only"
+    elif code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) or name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+        why = "is full (or its disk failing)"
+    else:
+        why = f"cannot be written ({error})"
+    return HomeError(f"your spite home {home} {why}: nothing was written")
+
+
+def fault_point(name: str) -> None:
+    """Where a test may crash spite (SPITE_FAULT=`name`): the process kills itself here as a power cut or kill -9 would."""
+    if os.environ.get(FAULT_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _sync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # make a rename or link durable where the platform allows it
+        dir_fd = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(dir_fd)
         finally:

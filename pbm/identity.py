@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,12 +19,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from nacl.bindings import crypto_hash_sha256
 
 from pbm.errors import BadSignatureError, IdentityError, PassphraseError, PublicKeyError
-from pbm.home import ensure_private_dir, write_atomic
+from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, read_head, write_atomic
+from pbm.shown import shown
 
 PUBLIC_PREFIX = "spite1:"
 IDENTITY_FILE = "identity.pem"
 _NAME_LINE = "spite-name: "
 _MAX_NAME = 64
+_MAX_KEY_FILE = 64 * 1024
 # A key file as spite writes it without a passphrase: one PKCS#8 v1 Ed25519 block (RFC 8410), this DER prefix and the 32-byte key.
 _PLAIN_BEGIN, _PLAIN_END = "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----"
 _PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
@@ -123,29 +127,65 @@ def player_path(home: Path) -> Path:
     return Path(home) / IDENTITY_FILE
 
 
-def load_or_create(home: Path, name: str | None = None, passphrase: str | None = None, path: Path | None = None) -> Identity:
+def load_or_create(
+    home: Path, name: str | None = None, passphrase: str | None = None, path: Path | None = None, new_key: bool = False
+) -> Identity:
     """The identity stored at `path` (default: the player's, under `home`), created on first use.
 
     `name` names a new identity (default: the login name); an existing one keeps its stored
     name (see :func:`rename`). A passphrase encrypts a new key file and is needed to open an
     encrypted one: a wrong or missing one raises PassphraseError.
+
+    A key is never made silently in place of a lost one: if the key file is a link to nothing, or
+    missing from a home that has a journal (its matches need the old key), IdentityError says so,
+    unless `new_key` asks for a new key in a home that has none.
     """
     path = Path(path) if path is not None else player_path(home)
     if path.exists():
+        if new_key:
+            raise IdentityError(f"you have a key already ({path}): spite will not replace it")
         return load(path, passphrase)
-    identity = Identity(_check_name(name if name is not None else login_name()), Ed25519PrivateKey.generate(), path)
+    if path.is_symlink():
+        raise IdentityError(
+            f"your identity {path} is a link to {os.readlink(path)}, which is not there (a drive not mounted?): "
+            "spite will not replace it with a new key"
+        )
+    if (path.parent / JOURNAL_FILE).exists() and not new_key:
+        raise IdentityError(
+            f"your spite home {path.parent} has a journal but no identity ({path.name} is missing): restore it from a backup, "
+            "as your matches need that key; or, to start again with a new key (those matches cannot go on), run 'spite id --new-key'"
+        )
+    identity = Identity(check_name(name if name is not None else login_name()), Ed25519PrivateKey.generate(), path)
     ensure_private_dir(path.parent)
     _store(identity, path, passphrase)
     return identity
 
 
+def exposure(identity: Identity, home: Path) -> list[str]:
+    """Warnings, one line each, for a key file others may read and a spite home others may write."""
+    warnings = []
+    try:
+        key_mode = stat.S_IMODE(identity.path.stat().st_mode) if identity.path is not None else 0
+        home_mode = stat.S_IMODE(Path(home).stat().st_mode)
+    except OSError:
+        return warnings
+    if key_mode & 0o077:
+        warnings.append(
+            f"Warning: your key file {identity.path} can be read by others (mode {key_mode:04o}): "
+            f"anyone who reads it can play as you. Run: chmod 600 {identity.path}"
+        )
+    if home_mode & 0o022:
+        warnings.append(
+            f"Warning: your spite home {home} can be changed by others (mode {home_mode:04o}): "
+            f"they could replace your key or journal. Run: chmod 700 {home}"
+        )
+    return warnings
+
+
 def load(path: Path, passphrase: str | None = None) -> Identity:
     """The identity in key file `path`; raises IdentityError (PassphraseError for passphrase trouble)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise IdentityError(f"cannot read the identity file {path}: {e}") from e
+    text = _read_key_file(path)
     name, pem = _split(text, path)
     if passphrase is None:
         plain = _plain_key(pem)
@@ -188,21 +228,35 @@ def _plain_key(pem: str) -> Ed25519PrivateKey | None:
 def needs_passphrase(path: Path) -> bool:
     """Whether the key file at `path` is encrypted (so the CLI knows to ask)."""
     try:
-        return "ENCRYPTED PRIVATE KEY" in Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return "ENCRYPTED PRIVATE KEY" in _read_key_file(Path(path))
+    except IdentityError:
         return False
+
+
+def _read_key_file(path: Path) -> str:
+    """The text of a key file, reading at most 64 KiB and a byte (a key file is under 1 KiB); raises IdentityError."""
+    try:
+        data = read_head(path, _MAX_KEY_FILE + 1)
+    except OSError as e:
+        raise IdentityError(f"cannot read the identity file {path}: {e.strerror or e}") from e
+    if len(data) > _MAX_KEY_FILE:
+        raise IdentityError(f"the identity file {path} is far too big to be a key file (over {_MAX_KEY_FILE // 1024} KiB)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise IdentityError(f"the identity file {path} is not text: it holds no key") from e
 
 
 def rename(identity: Identity, name: str, passphrase: str | None = None) -> Identity:
     """The same key under a new display name, rewritten to its file (encrypted with `passphrase` if given)."""
-    renamed = Identity(_check_name(name), identity.private_key, identity.path)
+    renamed = Identity(check_name(name), identity.private_key, identity.path)
     if identity.path is not None:
         _store(renamed, identity.path, passphrase)
     return renamed
 
 
 def _store(identity: Identity, path: Path, passphrase: str | None) -> None:
-    """Write the key file atomically with mode 0600."""
+    """Write the key file atomically with mode 0600 (where a link points, if it is one: the link stays)."""
     from cryptography.hazmat.primitives import serialization
 
     encryption: serialization.KeySerializationEncryption = (
@@ -210,7 +264,11 @@ def _store(identity: Identity, path: Path, passphrase: str | None) -> None:
     )
     pem = identity.private_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
     header = _NAME_LINE + json.dumps(identity.name, ensure_ascii=False) + "\n"
-    write_atomic(path, header.encode() + pem, mode=0o600)
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        write_atomic(target, header.encode() + pem, mode=0o600)
+    except OSError as e:
+        raise home_error(target.parent, e) from e
 
 
 def _split(text: str, path: Path) -> tuple[str, str]:
@@ -230,10 +288,16 @@ def _split(text: str, path: Path) -> tuple[str, str]:
     return name, text[start:]
 
 
-def _check_name(name: str) -> str:
+def check_name(name: str) -> str:
+    """`name` without the spaces around it, if a player may choose it: 1 to 64 printable characters.
+
+    Control characters (C0, C1, DEL), bidi overrides and other invisible format characters are refused:
+    they could hide or fake what a terminal shows next to the name. Brackets are fine: names are never markup.
+    """
     name = name.strip()
-    if not name or len(name) > _MAX_NAME or any(ch < " " for ch in name):
-        raise IdentityError(f"a player's name has 1 to {_MAX_NAME} printable characters; {_short(name)!r} does not do")
+    if not name or len(name) > _MAX_NAME or not name.isprintable():
+        why = "control, bidi or other invisible characters" if name and not name.isprintable() else f"1 to {_MAX_NAME} characters"
+        raise IdentityError(f"a player's name has 1 to {_MAX_NAME} printable characters; {shown(name)} has {why}")
     return name
 
 

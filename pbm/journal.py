@@ -2,24 +2,28 @@
 
 It refuses, with named errors, what a cheating or confused opponent could send: a key change,
 a replayed old file, a fork (two versions of one turn), a rollback, or a gap in the chain.
+It also keeps the bytes of every file this player wrote, so an answer interrupted before it
+reached the disk is written again as it was recorded, never made anew.
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import os
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
 from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError
-from pbm.home import ensure_private_dir
+from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 
-JOURNAL_FILE = "journal.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2 adds `written`: the bytes of this player's own files
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -41,6 +45,10 @@ CREATE TABLE IF NOT EXISTS seats (
     match TEXT NOT NULL, seq INTEGER NOT NULL,
     data TEXT NOT NULL,
     PRIMARY KEY (match, seq)
+);
+CREATE TABLE IF NOT EXISTS written (
+    hash TEXT PRIMARY KEY REFERENCES saves(hash),
+    data BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
@@ -125,10 +133,19 @@ class Journal:
 
     @classmethod
     def open(cls, home: Path) -> Journal:
-        """Open (creating it and `home` if missing) the journal under `home`; raises JournalError if it is damaged or too new."""
-        path = ensure_private_dir(Path(home)) / JOURNAL_FILE
+        """Open (creating it and `home` if missing, mode 0600) the journal under `home`.
+
+        Raises JournalError if it is damaged or too new, HomeError if the home cannot be written where it must be.
+        """
+        home = Path(home)
+        path = ensure_private_dir(home) / JOURNAL_FILE
         try:
+            if not path.exists():
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # private from its first byte
             db = sqlite3.connect(path)
+        except (OSError, sqlite3.OperationalError) as e:
+            raise home_error(home, e) from e
+        try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 db.close()
@@ -137,9 +154,34 @@ class Journal:
                 with db:
                     db.executescript(_SCHEMA)
                     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.OperationalError as e:
+            db.close()
+            raise home_error(home, e) from e
         except sqlite3.DatabaseError as e:
+            db.close()
             raise JournalError(f"the journal {path} is damaged or not a journal: {e}") from e
         return cls(db, path)
+
+    @property
+    def home(self) -> Path:
+        return self.path.parent
+
+    @contextlib.contextmanager
+    def _writing(self, durable: bool = True) -> Iterator[None]:
+        """One write transaction, taken before anything is read for it; a read-only or full home raises HomeError, nothing kept."""
+        try:
+            self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'OFF'}")
+            self._db.execute("BEGIN IMMEDIATE")  # checks and writes see one state: two spites cannot both record a turn
+        except sqlite3.OperationalError as e:
+            raise home_error(self.home, e) from e
+        try:
+            yield
+            self._db.commit()
+        except BaseException as e:
+            self._db.rollback()
+            if isinstance(e, sqlite3.OperationalError):
+                raise home_error(self.home, e) from e
+            raise
 
     def close(self) -> None:
         self._db.close()
@@ -244,36 +286,75 @@ class Journal:
         Recording the latest save again only updates where its file lies. `durable=False` skips
         the disk sync, for a save merely looked at: losing that record in a crash loses nothing.
         """
+        with self._writing(durable):
+            return self._record(save, path)
+
+    def record_own(self, save: SaveFile, data: bytes, path: Path, seat: str) -> Check:
+        """Record a save this player is about to write, with the bytes it is written as and their side after it (:meth:`keep_seat`).
+
+        One transaction: afterwards the save is this player's file for that turn, and :meth:`written` gives it back.
+        """
+        with self._writing():
+            result = self._record(save, path)
+            self._db.execute("INSERT OR REPLACE INTO written VALUES (?, ?)", (save.hash, data))
+            self._db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", (save.match, save.seq, seat))
+        return result
+
+    def forget(self, save: SaveFile) -> None:
+        """Undo :meth:`record_own` of a match's first save whose file could not be written: nobody has seen it."""
+        if save.seq != 1:
+            raise JournalError("only an unsent invitation may be forgotten")
+        with self._writing():
+            for table in ("written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)", "saves WHERE match = ?"):
+                self._db.execute(f"DELETE FROM {table}", (save.match,))
+            self._db.execute("DELETE FROM seats WHERE match = ?", (save.match,))
+            self._db.execute("DELETE FROM matches WHERE match = ?", (save.match,))
+
+    def _record(self, save: SaveFile, path: Path | str | None) -> Check:
         result = self.check(save)
-        self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'OFF'}")
         where = str(Path(path).resolve()) if path is not None else ""
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._db:
-            if result.status is Status.LATEST:
-                if where:
-                    self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (where, save.hash))
-                return result
-            if result.pinned and result.status is Status.CONTINUES:
-                self._db.execute(
-                    "UPDATE matches SET name1 = ?, key1 = ? WHERE match = ?", (save.players[1].name, save.players[1].key, save.match)
-                )
-            elif result.pinned:
-                p0, p1 = save.players
-                self._db.execute(
-                    "INSERT OR IGNORE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (save.match, p0.name, p0.key, p1.name, p1.key, save.rules.target_score, now),
-                )
+        if result.status is Status.LATEST:
+            if where:
+                self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (where, save.hash))
+            return result
+        if result.pinned and result.status is Status.CONTINUES:
+            joined = save.players[1]
+            self._db.execute("UPDATE matches SET name1 = ?, key1 = ? WHERE match = ?", (joined.name, joined.key, save.match))
+        elif result.pinned:
+            p0, p1 = save.players
             self._db.execute(
-                f"INSERT INTO saves ({_SAVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
+                "INSERT OR IGNORE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (save.match, p0.name, p0.key, p1.name, p1.key, save.rules.target_score, now),
             )
+        self._db.execute(
+            f"INSERT INTO saves ({_SAVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
+        )
         return result
+
+    def answer_to(self, save: SaveFile) -> SaveRecord | None:
+        """The save recorded as the answer to `save` (the next one, by the other seat), if any."""
+        row = self._db.execute(
+            f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND prev = ? AND signer != ? LIMIT 1", (save.match, save.hash, save.signer)
+        ).fetchone()
+        return _record(row) if row else None
+
+    def written(self, digest: str) -> bytes | None:
+        """The bytes of this player's own save `digest` as it was written, if this journal kept them."""
+        row = self._db.execute("SELECT data FROM written WHERE hash = ?", (digest,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def moved(self, digest: str, path: Path) -> None:
+        """Note that the file of save `digest` now lies at `path`."""
+        with self._writing():
+            self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (str(Path(path).resolve()), digest))
 
     # --- this player's own side of a match ---
 
     def keep_seat(self, match: str, seq: int, data: str) -> None:
         """Remember this player's protocol state (opaque text) as it stood after save `seq` of `match`."""
-        with self._db:
+        with self._writing():
             self._db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", (match, seq, data))
 
     def seat(self, match: str, seq: int) -> str | None:

@@ -25,18 +25,22 @@ from pbm.errors import (
     CarryError,
     NoRecordError,
     NotAPlayerError,
-    ProtocolError,
     ReplayError,
+    SaveFormatError,
     SpiteError,
     TableMismatchError,
     TooLargeError,
+    WriteError,
 )
+from pbm.home import fault_point, read_head, remove_stale, write_new
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
+from pbm.schema import check
 from pbm.secrets import seal, unseal
+from pbm.shown import plain
 from pbm.table import table_data, table_state
 
 DEFAULT_OPPONENT = "Opponent"
@@ -63,7 +67,8 @@ class Opened:
 
     @property
     def names(self) -> tuple[str, str]:
-        return (self.save.players[0].name, self.save.players[1].name)
+        """The players' names as they may be shown: any control, bidi or other invisible character in them escaped."""
+        return (plain(self.save.players[0].name), plain(self.save.players[1].name))
 
     @property
     def state(self) -> GameState | None:
@@ -165,25 +170,23 @@ def _restore(side: Side | None, blob: str | None, identity: Identity, match: byt
         )
     try:
         secrets = json.loads(unseal(blob, identity.private_bytes(), match))
-        if not isinstance(secrets, dict):
-            raise ValueError("not a table")
-    except ValueError as e:  # sealed with this player's key, so by their client: one of another version
-        raise CarryError(f"your sealed secrets in this file are not in a form this spite reads ({e})") from e
-    if secrets.get("seq") != seq:
-        raise CarryError(f"your sealed secrets in this file are those of save {secrets.get('seq')}, not of your last file (save {seq})")
-    if secrets.get("side") != side_digest(side):
+        check(carry.SEALED, secrets, "secrets")
+        check(carry.SIDE, side, "side")
+    except (ValueError, SaveFormatError) as e:  # sealed with this player's key, so by their client: one of another version
+        raise CarryError(f"your sealed secrets or side in this file are not in a form this spite reads ({e})") from e
+    if secrets["seq"] != seq:
+        raise CarryError(f"your sealed secrets in this file are those of save {secrets['seq']}, not of your last file (save {seq})")
+    if secrets["side"] != side_digest(side):
         raise CarryError("your side of the match carried in this file is not the one you sealed with your secrets: it was changed")
     try:
         rules = Ruleset(**side["rules"])
-        party = Party.restore(side["party"], json.dumps(secrets["party"]).encode(), rules)
-        state = None
-        if side["state"] is not None:
-            hand = tuple(Card.from_index(i) for i in secrets["hand"])
-            state = table_state(side["state"], rules, party.me, hand)
-        players = (Player(*side["players"][0]), Player(*side["players"][1]))
-        return _Kept(Seat(party, state), side, rules, players, int(side["game"]), str(side["history"]), blob)
-    except (KeyError, TypeError, ValueError) as e:
-        raise ProtocolError(f"your saved side of the match is incomplete or malformed ({e})") from e
+    except ValueError as e:
+        raise CarryError(f"your saved side of the match has impossible rules ({e})") from e
+    party = Party.restore(side["party"], json.dumps(secrets["party"]).encode(), rules)
+    hand = tuple(Card.from_index(i) for i in secrets["hand"])
+    state = None if side["state"] is None else table_state(side["state"], rules, party.me, hand)
+    players = (Player(*side["players"][0]), Player(*side["players"][1]))
+    return _Kept(Seat(party, state), side, rules, players, side["game"], side["history"], blob)
 
 
 def _kept_text(side: Side, blob: str) -> str:
@@ -228,13 +231,13 @@ def seat_of(save: SaveFile, identity: Identity) -> int:
     raise NotAPlayerError(f"this file is a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
 
 
-def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
-    """Read, verify and take in the save at `path` for `identity`: signature, chain, proofs, moves and table.
+def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = False, save: SaveFile | None = None) -> Opened:
+    """Read (unless `save` is the file already read), verify and take in the save at `path` for `identity`.
 
-    With `earlier`, a save the journal recorded before its latest one opens too (status EARLIER), to be looked at.
-    Raises a SpiteError that says what is wrong; records nothing.
+    Signature, chain, proofs, moves and table. With `earlier`, a save the journal recorded before its latest one
+    opens too (status EARLIER), to be looked at. Raises a SpiteError that says what is wrong; records nothing.
     """
-    save = saves.read(path)
+    save = save if save is not None else saves.read(path)
     me = seat_of(save, identity)
     saves.verify(save, journal.key_for(save))
     try:
@@ -347,10 +350,70 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     if path.exists() or path.resolve() == opened.path.resolve():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
     journal.record(save, opened.path)
-    saves.write_atomic(path, data)
-    journal.record(signed, path)
-    journal.keep_seat(signed.match, signed.seq, _kept_text(side, signed.secrets[me]))
-    return signed, path
+    # the answer is recorded before it is on disk: from here on, this is the answer, and a retry writes these bytes again
+    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[me]))
+    fault_point("answer-recorded")
+    return signed, _put(journal, signed, data, path, "your answer is recorded: run the same command again to write it")
+
+
+def _put(journal: Journal, save: SaveFile, data: bytes, path: Path, after: str) -> Path:
+    """Write the recorded file of `save` (`data`) at `path`, or beside it if a file took that name meanwhile; returns where.
+
+    Temp files a killed spite left there for this match go first. `after` says what a player may do if the write fails.
+    """
+    remove_stale(path.parent, save.match)
+    try:
+        try:
+            write_new(path, data, save.match)
+        except FileExistsError:  # made by something else than spite since the name was chosen
+            path = saves.fresh_path(save, path)
+            write_new(path, data, save.match)
+            journal.moved(save.hash, path)
+    except OSError as e:
+        raise WriteError(f"cannot write {path}: {e.strerror or e}; {after}") from e
+    return path
+
+
+@dataclass(frozen=True)
+class Answered:
+    """This player's answer to a file, recorded earlier: where it lies, and whether it had to be written again."""
+
+    save: SaveFile
+    path: Path
+    rewritten: bool  # it was not on disk (a write interrupted by a crash, a full disk, or a file removed): written again
+
+
+def recorded_answer(received: SaveFile, identity: Identity, journal: Journal, out: Path | None = None) -> Answered | None:
+    """This player's recorded answer to `received`, written again (the same bytes) if it is not on disk; None if there is none.
+
+    Only an answer that is still the latest file of the match counts: a file answered since is a replay, which
+    :func:`open_save` refuses.
+    """
+    me = seat_of(received, identity)
+    record = journal.answer_to(received) if received.signer != me else None
+    latest = journal.latest(received.match)
+    data = journal.written(record.hash) if record is not None else None
+    if record is None or data is None or latest is None or latest.hash != record.hash:
+        return None
+    answer = saves.parse(data)
+    path = out if out is not None else Path(record.path) if record.path else saves.fresh_path(answer, Path.cwd())
+    if _holds(path, data):
+        return Answered(answer, path, rewritten=False)
+    if path.exists():
+        if out is not None:
+            raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
+        path = saves.fresh_path(answer, path)
+    path = _put(journal, answer, data, path, "run the same command again to write it")
+    journal.moved(answer.hash, path)
+    return Answered(answer, path, rewritten=True)
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the file at `path` holds exactly `data` (reading no more than that and one byte)."""
+    try:
+        return read_head(path, len(data) + 1) == data
+    except OSError:
+        return False
 
 
 def _signed(draft: SaveFile, seat: Seat, identity: Identity, their_side: Side | None) -> tuple[SaveFile, bytes, Side]:
@@ -402,10 +465,13 @@ def new_match(
     path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
     if path.exists():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
-    saves.write_atomic(path, data)
-    journal.record(signed, path)
-    journal.keep_seat(signed.match, signed.seq, _kept_text(side, signed.secrets[0]))
-    return signed, path
+    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[0]))
+    fault_point("invitation-recorded")
+    try:
+        return signed, _put(journal, signed, data, path, "nothing was kept: the match was not started")
+    except SpiteError:
+        journal.forget(signed)  # nobody can have seen an invitation that was never written
+        raise
 
 
 def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Ruleset:
@@ -417,7 +483,10 @@ def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Rul
         changes["target_score"] = target
     if not changes:
         return rules
-    return dataclasses.replace(rules, name="custom", **changes)  # type: ignore[arg-type]
+    try:
+        return dataclasses.replace(rules, name="custom", **changes)  # type: ignore[arg-type]
+    except ValueError as e:  # numbers each fine, together impossible: more cards dealt than the decks hold
+        raise SpiteError(f"no match with those rules: {e}") from e
 
 
 def last_file_between(journal: Journal, other: Journal, me: Identity, them: Identity) -> Path | None:

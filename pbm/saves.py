@@ -10,7 +10,6 @@ import base64
 import binascii
 import dataclasses
 import os
-import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,11 +21,14 @@ from nacl.bindings import crypto_hash_sha256
 
 from engine.moves import InvalidMoveError, parse_turn
 from engine.rules import Ruleset
-from pbm.canonical import MAX_SAFE_INT, canonical, check_values, join
+from pbm.canonical import canonical, check_values
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
-from pbm.home import write_atomic
+from pbm.home import read_head, write_atomic
 from pbm.identity import Identity, PublicKey
 from pbm.packing import PackingError, pack, unpack
+from pbm.schema import Fields, Flag, Items, Keyed, Opaque, Text, Whole, check
+from pbm.shown import shown
+from pbm.table import STATE
 
 __all__ = [
     "FORMAT",
@@ -50,9 +52,6 @@ __all__ = [
 FORMAT = "spite-save"
 VERSION = 1
 MAX_BYTES = 32 * 1024  # a file that carries a proof of shuffle of the whole deck takes ~25 KiB; an ordinary turn under 16
-_HEX = re.compile(r"[0-9a-f]+")
-_HASH = re.compile(r"[0-9a-f]{64}")
-_SIGNATURE = re.compile(r"[A-Za-z0-9_-]{86}")
 _RULE_FIELDS = {f.name: f.type for f in dataclasses.fields(Ruleset)}
 
 
@@ -147,6 +146,10 @@ def new_match_id() -> str:
 
 def payload(save: SaveFile) -> dict[str, Any]:
     """The save as the plain dict that TOML holds and the signature covers."""
+    return _payload(save, _history_text(save))
+
+
+def _payload(save: SaveFile, history: str) -> dict[str, Any]:
     return {
         "format": save.format,
         "version": save.version,
@@ -161,9 +164,9 @@ def payload(save: SaveFile) -> dict[str, Any]:
         "rules": dataclasses.asdict(save.rules),
         "players": [{"name": p.name, "key": p.key} for p in save.players],
         "state": _plain(save.state),
-        "history": _history_text(save),
+        "history": history,
         "protocol": _plain(save.protocol),
-        "secrets": {str(seat): blob for seat, blob in sorted(save.secrets.items())},
+        "secrets": {str(seat): blob for seat, blob in sorted(save.secrets.items(), key=str)},
     }
 
 
@@ -222,7 +225,7 @@ def parse(data: bytes) -> SaveFile:
     Raises TooLargeError, UnsupportedFormatError, or SaveFormatError naming the field. It does not verify the signature.
     """
     if len(data) > MAX_BYTES:
-        raise TooLargeError(f"this file has {len(data)} bytes; a spite save has at most {MAX_BYTES} (32 KiB)")
+        raise TooLargeError(f"this file has more than {MAX_BYTES} bytes; a spite save has at most {MAX_BYTES} (32 KiB)")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -239,12 +242,9 @@ def parse(data: bytes) -> SaveFile:
 
 
 def read(path: Path) -> SaveFile:
-    """Parse the save file at `path`, reading no more than the size limit allows."""
+    """Parse the save file at `path`, reading at most one byte more than the size limit (so /dev/zero is refused too)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
-            if len(data) > MAX_BYTES:
-                data += f.read()
+        data = read_head(path, MAX_BYTES + 1)
     except OSError as e:
         raise SaveFormatError(f"cannot read {path}: {e.strerror or e}") from e
     return parse(data)
@@ -255,123 +255,100 @@ def _check_format(doc: dict[str, Any]) -> None:
     if fmt is None:
         raise SaveFormatError("not a spite save file: it has no 'format' field", "format")
     if fmt != FORMAT:
-        raise UnsupportedFormatError(f"not a spite save file: its format is {fmt!r}, not {FORMAT!r}", "format")
+        raise UnsupportedFormatError(f"not a spite save file: its format is {shown(fmt)}, not {FORMAT!r}", "format")
     version = doc.get("version")
     if version is None:
         raise SaveFormatError("field 'version' is missing", "version")
     if type(version) is not int:
-        raise SaveFormatError(f"field 'version' should be a whole number, not {version!r}", "version")
+        raise SaveFormatError(f"field 'version' should be a whole number, not {shown(version)}", "version")
     if version != VERSION:
         hint = "a newer spite wrote it: upgrade spite" if version > VERSION else "this spite no longer reads it"
         raise UnsupportedFormatError(f"this is a version {version} save; this spite reads version {VERSION} ({hint})", "version")
 
 
-_TOP = ("format", "version", "match", "seq", "game", "turn", "prev", "signer", "signature", "score", "history")
-_TABLES = ("rules", "players", "state", "protocol", "secrets")
+_BASE64URL = r"[A-Za-z0-9_-]*"
+_RULE_KINDS = {"bool": Flag(), "int": Whole(1), "str": Text(r"[a-z0-9][a-z0-9_-]{0,31}", "a short lower-case name")}
+RULES = Fields({name: _RULE_KINDS[kind] for name, kind in _RULE_FIELDS.items()} | {"decks": Whole(1, 8)})
+PLAYER = Fields(
+    {
+        "name": Text(r"[^\x00-\x1f]{1,64}", "1 to 64 printable characters"),
+        "key": Text(r"(?:spite1:[A-Za-z0-9_-]{43})?", "a public key (spite1:...), or empty for the seat an invitation leaves open"),
+    }
+)
+# A whole save, field by field (docs/save-format.md); what one field says about another is checked by _validate.
+SAVE = Fields(
+    {
+        "format": Text(what=f"{FORMAT!r}"),
+        "version": Whole(),
+        "match": Text(r"(?:[0-9a-f]{2}){8,32}", "16 to 64 lower-case hex digits"),
+        "seq": Whole(1),
+        "game": Whole(1),
+        "turn": Whole(0),
+        "prev": Text(r"(?:[0-9a-f]{64})?", "64 lower-case hex digits (a SHA-256), or empty for the first save"),
+        "signer": Whole(0, 1),
+        "signature": Text(r"(?:[A-Za-z0-9_-]{86})?", "86 base64url characters (an Ed25519 signature)"),
+        "score": Items(Whole(0), count=2),
+        "rules": RULES,
+        "players": Items(PLAYER, count=2),
+        "state": STATE,
+        "history": Text(_BASE64URL, "packed turns (base64url text)"),
+        "protocol": Fields(
+            {"message": Opaque(), "carry": Text(_BASE64URL, "packed sides (base64url text)")}, optional=frozenset({"message", "carry"})
+        ),
+        "secrets": Keyed(("0", "1"), Text(_BASE64URL, "sealed secrets (base64url text)"), "seat"),
+    }
+)
 
 
 def _from_payload(doc: dict[str, Any]) -> SaveFile:
-    unknown = sorted(set(doc) - set(_TOP) - set(_TABLES))
-    if unknown:
-        raise SaveFormatError(f"unknown field {unknown[0]!r} in a version {VERSION} save", unknown[0])
-    if "signature" in doc and doc["signature"] == "":
+    """The SaveFile a parsed document holds: every field is checked against SAVE first, then taken as it is."""
+    check(SAVE, doc)
+    if doc["signature"] == "":
         raise SaveFormatError("field 'signature' is empty: the file was never signed", "signature")
-    rules = _table(doc, "rules")
-    _exact_keys(rules, _RULE_FIELDS, "rules")
-    for name, kind in _RULE_FIELDS.items():
-        _typed(rules, name, bool if kind == "bool" else int if kind == "int" else str, f"rules.{name}")
     try:
-        ruleset = Ruleset(**rules)
-    except ValueError as e:
+        ruleset = Ruleset(**doc["rules"])
+    except ValueError as e:  # numbers each fine, together impossible
         raise SaveFormatError(f"field 'rules': {e}", "rules") from e
-    players = _typed(doc, "players", list, "players")
-    if len(players) != 2:
-        raise SaveFormatError(f"field 'players' should list 2 players, not {len(players)}", "players")
-    seats = []
-    for i, entry in enumerate(players):
-        where = f"players[{i}]"
-        if not isinstance(entry, dict):
-            raise SaveFormatError(f"field {where!r} should be a table with name and key", where)
-        _exact_keys(entry, ("name", "key"), where)
-        seats.append(Player(_typed(entry, "name", str, f"{where}.name"), _typed(entry, "key", str, f"{where}.key")))
-    score = _typed(doc, "score", list, "score")
-    if len(score) != 2 or any(type(s) is not int for s in score):
-        raise SaveFormatError("field 'score' should be two whole numbers, one per seat", "score")
-    packed_history = _typed(doc, "history", str, "history")
-    history = unpack_history(packed_history)
-    secrets = {}
-    for seat in _table(doc, "secrets"):
-        if seat not in ("0", "1"):
-            raise SaveFormatError(f"field 'secrets': {seat!r} is not a seat (0 or 1)", f"secrets.{seat}")
-        secrets[int(seat)] = _typed(doc["secrets"], seat, str, f"secrets.{seat}")
     return SaveFile(
-        match=_typed(doc, "match", str, "match"),
-        seq=_typed(doc, "seq", int, "seq"),
-        game=_typed(doc, "game", int, "game"),
-        turn=_typed(doc, "turn", int, "turn"),
-        prev=_typed(doc, "prev", str, "prev"),
+        match=doc["match"],
+        seq=doc["seq"],
+        game=doc["game"],
+        turn=doc["turn"],
+        prev=doc["prev"],
         rules=ruleset,
-        players=(seats[0], seats[1]),
-        score=(score[0], score[1]),
-        state=_table(doc, "state"),
-        history=history,
-        packed_history=packed_history,
-        protocol=_table(doc, "protocol"),
-        secrets=secrets,
-        signer=_typed(doc, "signer", int, "signer"),
-        signature=_typed(doc, "signature", str, "signature"),
+        players=(Player(**doc["players"][0]), Player(**doc["players"][1])),
+        score=(doc["score"][0], doc["score"][1]),
+        state=doc["state"],
+        history=unpack_history(doc["history"]),
+        packed_history=doc["history"],
+        protocol=doc["protocol"],
+        secrets={int(seat): blob for seat, blob in doc["secrets"].items()},
+        signer=doc["signer"],
+        signature=doc["signature"],
     )
 
 
-_KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "a table"}
-
-
-def _typed(table: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    if key not in table:
-        raise SaveFormatError(f"field {where!r} is missing", where)
-    value = table[key]
-    if type(value) is not kind:
-        raise SaveFormatError(f"field {where!r} should be {_KIND_NAMES[kind]}, not {value!r}", where)
-    return value
-
-
-def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
-    return _typed(doc, key, dict, key)
-
-
-def _exact_keys(table: dict[str, Any], expected: Any, where: str) -> None:
-    for key in table:
-        if key not in expected:
-            raise SaveFormatError(f"unknown field {join(where, key)!r}", join(where, key))
-
-
 def _validate(save: SaveFile) -> None:
-    """Value checks shared by parsing and building: each names the field it refuses."""
+    """The checks shared by parsing and building: every field against SAVE, then what fields say of each other.
+
+    Each names the field it refuses.
+    """
 
     def bad(where: str, why: str) -> SaveFormatError:
         return SaveFormatError(f"field {where!r} {why}", where)
 
     if save.format != FORMAT or save.version != VERSION:
         raise UnsupportedFormatError(f"this spite writes {FORMAT} version {VERSION} only", "format")
-    if not (_HEX.fullmatch(save.match) and 16 <= len(save.match) <= 64 and len(save.match) % 2 == 0):
-        raise bad("match", "should be 16 to 64 lower-case hex digits")
-    for name, low in (("seq", 1), ("game", 1), ("turn", 0)):
-        value = getattr(save, name)
-        if type(value) is not int or not low <= value <= MAX_SAFE_INT:
-            raise bad(name, f"should be a whole number from {low}")
-    if save.prev and not _HASH.fullmatch(save.prev):
-        raise bad("prev", "should be 64 lower-case hex digits (a SHA-256), or empty for the first save")
-    if (save.seq == 1) != (save.prev == ""):
-        raise bad("prev", "should be empty exactly in the first save of a match (seq 1)")
-    if len(save.players) != 2 or not all(isinstance(p, Player) for p in save.players):
-        raise bad("players", "should be two players")
-    if len(save.score) != 2:
-        raise bad("score", "should be two whole numbers, one per seat")
+    if not (isinstance(save.rules, Ruleset) and all(isinstance(p, Player) for p in save.players)):
+        raise bad("rules", "and players should be a Ruleset and two Players")
     if not all(isinstance(t, TurnRecord) for t in save.history):
         raise bad("history", "should list turn records")
+    check_values(save.state, "state")
+    check_values(save.protocol, "protocol")
+    check(SAVE, _payload(save, ""))  # the turns are checked as records below, not as the text that packs them
+    if (save.seq == 1) != (save.prev == ""):
+        raise bad("prev", "should be empty exactly in the first save of a match (seq 1)")
     for i, player in enumerate(save.players):
-        if not player.name or len(player.name) > 64 or any(ch < " " for ch in player.name):
-            raise bad(f"players[{i}].name", "should be 1 to 64 printable characters")
         if i == 1 and player.key == "" and save.seq == 1:
             continue  # an open invitation: whoever joins takes seat 1 with their key
         try:
@@ -380,8 +357,6 @@ def _validate(save: SaveFile) -> None:
             raise bad(f"players[{i}].key", f"is not a public key: {e}") from e
     if save.players[0].key == save.players[1].key:
         raise bad("players", "names the same key for both seats")
-    if any(type(s) is not int or not 0 <= s <= MAX_SAFE_INT for s in save.score):
-        raise bad("score", "should be two whole numbers from 0")
     for i, record in enumerate(save.history):
         if record.by not in (0, 1):
             raise bad(f"history[{i}].by", "should be a seat, 0 or 1")
@@ -390,14 +365,6 @@ def _validate(save: SaveFile) -> None:
                 raise bad(f"history[{i}].moves", "is empty: every turn has at least one move")
         except InvalidMoveError as e:
             raise bad(f"history[{i}].moves", f"is not a turn: {e}") from e
-    if save.signer not in (0, 1):
-        raise bad("signer", "should be a seat, 0 or 1")
-    if save.signature and not _SIGNATURE.fullmatch(save.signature):
-        raise bad("signature", "should be 86 base64url characters (an Ed25519 signature)")
-    if any(seat not in (0, 1) or not isinstance(blob, str) for seat, blob in save.secrets.items()):
-        raise bad("secrets", "should map seats 0 and 1 to text")
-    check_values(save.state, "state")
-    check_values(save.protocol, "protocol")
 
 
 # --- signing ---

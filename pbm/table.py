@@ -6,12 +6,31 @@ player may see appear here, so the section may be read by anyone.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from engine.cards import Card
 from engine.rules import Ruleset
 from engine.state import GameState, Outcome, PlayerState, Pool, Reason
 from pbm.errors import SaveFormatError
+from pbm.schema import Choice, Fields, Items, Whole, check
+
+_CARDS = Items(Whole(0, 1023))  # physical card indices, bottom to top; checked against the deck's size when read
+_STACKS = Items(_CARDS, most=9)
+TABLE = Fields(
+    {
+        "turn": Whole(0),
+        "to_move": Whole(0, 1),
+        "starter": Whole(0, 1),
+        "stock": Whole(0),
+        "center": _STACKS,
+        "pools": Items(Fields({"turn": Whole(0), "cards": _CARDS}), most=9),
+        "players": Items(Fields({"hand": Whole(0), "payoff": Whole(0), "top": Whole(-1, 1023), "side": _STACKS}), count=2),
+        "outcome": Fields({"reason": Choice(tuple(r.value for r in Reason)), "winner": Whole(-1, 1), "points": Whole(0)}),
+    },
+    optional=frozenset({"outcome"}),
+)
+STATE = dataclasses.replace(TABLE, empty=True)  # a save's `state`: the table, or empty in a file without moves
 
 
 def _ids(cards: tuple[Card, ...]) -> list[int]:
@@ -43,39 +62,43 @@ def table_data(state: GameState) -> dict[str, Any]:
     return data
 
 
-def table_state(data: dict[str, Any], ruleset: Ruleset, me: int, hand: tuple[Card, ...]) -> GameState:
-    """The GameState that `data` describes, as player `me` holding `hand` knows it (the other hand unseen)."""
-    try:
+def table_state(data: Any, ruleset: Ruleset, me: int, hand: tuple[Card, ...]) -> GameState:
+    """The GameState that `data` describes, as player `me` holding `hand` knows it (the other hand unseen).
 
-        def cards(ids: list[int]) -> tuple[Card, ...]:
-            if any(not 0 <= i < ruleset.deck_size for i in ids):
-                raise ValueError(f"a card number outside 0-{ruleset.deck_size - 1}")
-            return tuple(Card.from_index(int(i)) for i in ids)
+    Raises SaveFormatError (field 'state') for data that is not a table of this ruleset.
+    """
+    check(TABLE, data, "state")
 
-        players = []
-        for seat, p in enumerate(data["players"]):
-            top = None if p["top"] == -1 else cards([p["top"]])[0]
-            side = tuple(cards(s) for s in p["side"])
-            if seat == me:
-                if len(hand) != p["hand"]:
-                    raise ValueError(f"the table says {p['hand']} hand cards, the protocol holds {len(hand)}")
-                players.append(PlayerState(hand, top, int(p["payoff"]), side))
-            else:
-                players.append(PlayerState((), top, int(p["payoff"]), side, int(p["hand"])))
-        outcome = None
-        if "outcome" in data:
-            o = data["outcome"]
-            outcome = Outcome(Reason(o["reason"]), None if o["winner"] == -1 else int(o["winner"]), int(o["points"]))
-        return GameState(
-            ruleset=ruleset,
-            players=(players[0], players[1]),
-            center=tuple(cards(s) for s in data["center"]),
-            stock_count=int(data["stock"]),
-            pools=tuple(Pool(int(p["turn"]), cards(p["cards"])) for p in data["pools"]),
-            to_move=int(data["to_move"]),
-            turn=int(data["turn"]),
-            starter=int(data["starter"]),
-            outcome=outcome,
-        )
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        raise SaveFormatError(f"field 'state' does not describe a table: {e}", "state") from e
+    def refuse(why: str) -> SaveFormatError:
+        return SaveFormatError(f"field 'state' does not describe a table: {why}", "state")
+
+    def cards(ids: list[int]) -> tuple[Card, ...]:
+        if any(i >= ruleset.deck_size for i in ids):
+            raise refuse(f"a card number outside 0-{ruleset.deck_size - 1}")
+        return tuple(Card.from_index(i) for i in ids)
+
+    players = []
+    for seat, p in enumerate(data["players"]):
+        top = None if p["top"] == -1 else cards([p["top"]])[0]
+        side = tuple(cards(s) for s in p["side"])
+        if seat == me:
+            if len(hand) != p["hand"]:
+                raise refuse(f"it says {p['hand']} hand cards, the protocol holds {len(hand)}")
+            players.append(PlayerState(hand, top, p["payoff"], side))
+        else:
+            players.append(PlayerState((), top, p["payoff"], side, p["hand"]))
+    outcome = None
+    if "outcome" in data:
+        o = data["outcome"]
+        outcome = Outcome(Reason(o["reason"]), None if o["winner"] == -1 else o["winner"], o["points"])
+    return GameState(
+        ruleset=ruleset,
+        players=(players[0], players[1]),
+        center=tuple(cards(s) for s in data["center"]),
+        stock_count=data["stock"],
+        pools=tuple(Pool(p["turn"], cards(p["cards"])) for p in data["pools"]),
+        to_move=data["to_move"],
+        turn=data["turn"],
+        starter=data["starter"],
+        outcome=outcome,
+    )

@@ -6,6 +6,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,8 +51,8 @@ class Run:
 def _plain_consoles() -> Iterator[None]:
     """The CLI's two consoles as a player's terminal would make them with COLUMNS=100 and NO_COLOR=1, whatever pytest's own streams are."""
     saved = pbm.cli.out, pbm.cli.err
-    pbm.cli.out = Console(highlight=False, emoji=False, width=WIDTH, no_color=True, color_system=None)
-    pbm.cli.err = Console(stderr=True, highlight=False, emoji=False, width=WIDTH, no_color=True, color_system=None)
+    pbm.cli.out = Console(highlight=False, emoji=False, markup=False, width=WIDTH, no_color=True, color_system=None)
+    pbm.cli.err = Console(stderr=True, highlight=False, emoji=False, markup=False, width=WIDTH, no_color=True, color_system=None)
     try:
         yield
     finally:
@@ -94,6 +96,22 @@ class Player:
     @property
     def public_text(self) -> str:
         return self.identity.public_text
+
+
+MODULE = [sys.executable, "-m", "pbm.cli"]
+
+
+def process_env(home: Path, **extra: str) -> dict[str, str]:
+    """The environment of a real `spite` process run by a player whose spite home is `home` (this worktree's code first)."""
+    env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
+    root = str(Path(__file__).resolve().parents[2])
+    env.update({k: v for k, v in ENV.items() if v is not None}, SPITE_HOME=str(home), PYTHONPATH=root, **extra)
+    return env
+
+
+def spite_process(home: Path, *args: str | Path, entry: list[str] = MODULE, **extra: str) -> subprocess.CompletedProcess[str]:
+    """Run `spite ARGS` as a real process for the player whose home is `home`; `extra` adds to its environment."""
+    return subprocess.run([*entry, *map(str, args)], capture_output=True, text=True, env=process_env(home, **extra), timeout=120)
 
 
 @contextmanager
@@ -270,3 +288,35 @@ def assert_board_agrees(board: str, view: dict[str, Any]) -> None:
         latest = view["history"][-1]
         who = "Your" if latest["by"] == you else f"{latest['by']}'s"
         assert f"{who} turn {latest['turn']}:" in board and latest["turn"] == view["turn"], board
+
+
+@dataclass
+class Mail:
+    """Alice and Bob three files into a match (the invitation, Bob's joining, Alice's answer): `latest` is for Bob to answer."""
+
+    alice: Player
+    bob: Player
+    folder: Path
+    latest: Path
+
+    def temps(self) -> list[Path]:
+        """The temp files spite left in the mail folder (a killed write)."""
+        return sorted(self.folder.glob(".spite-*.tmp"))
+
+
+@contextmanager
+def started_match(fallback: Path) -> Iterator[Path]:
+    """A match started under a scratch root (spite homes and mail/) as :class:`Mail` describes: copy it with :func:`mail_copy`."""
+    with scratch(fallback) as root:
+        alice, bob, path = invite(root)
+        for player in (bob, alice):
+            path = answer(player, path)
+        yield root
+
+
+@contextmanager
+def mail_copy(base: Path, fallback: Path) -> Iterator[Mail]:
+    """A private copy of a :func:`started_match`, so a test may change it freely."""
+    with copied_match(base, fallback) as (root, chain):
+        alice, bob = (Player(name, root / f"home-{name.lower()}") for name in ("Alice", "Bob"))
+        yield Mail(alice, bob, root / "mail", chain[-1])

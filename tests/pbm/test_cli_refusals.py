@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 import shutil
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,10 +13,12 @@ from typing import Any
 
 import pytest
 import tomli_w
-from cli_helpers import ENV, Player, answer, assert_refused, copied_match, files, make_player, new_file, scratch
+from cli_helpers import MODULE, Player, answer, assert_refused, copied_match, files, make_player, new_file, scratch, spite_process
+from hostile import resign_doc
 
 from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
+from pbm.shown import LINE
 
 
 @dataclass
@@ -105,8 +104,10 @@ def answered_already(player: Player, file: Path) -> None:
 
 
 def test_playing_a_file_again_after_answering_it_is_a_replay(table: Table) -> None:
-    answer(table.bob, table.latest)
+    reply = answer(table.bob, table.latest)
     answered_already(table.bob, table.latest)
+    line = refused(table.bob, table.latest)
+    assert str(reply) in line and "send it to Alice" in line  # where the answer is, to send it
 
 
 def test_an_older_file_after_a_newer_one_is_a_rollback(table: Table) -> None:
@@ -133,6 +134,39 @@ def test_a_fork_is_refused_even_before_the_first_answer_was_played(table: Table)
     table.alice.ok("verify", first)
     table.alice.ok("show", first)  # seeing a file records it: a second, different version is now a fork
     refused_by_play_and_verify(table.alice, second, "two different versions")
+
+
+def _two_versions(table: Table) -> tuple[Path, Path]:
+    """Two different answers of Bob's, both validly signed, to Alice's latest file (Bob answered it on two machines)."""
+    bob_elsewhere = table.copy_of(table.bob, "bob-2")
+    first, second = answer(table.bob, table.latest), answer(bob_elsewhere, table.latest)
+    assert first.read_bytes() != second.read_bytes()
+    return first, second
+
+
+@pytest.mark.parametrize(
+    "opened_by",
+    [
+        pytest.param(("verify",), id="verify"),
+        pytest.param(("play", "q\n"), id="play-then-quit"),
+        pytest.param(("play", "--moves", "zz"), id="play-with-bad-moves"),
+        pytest.param(("play", "--moves", "end"), id="play-with-illegal-moves"),
+    ],
+)
+def test_the_version_received_first_stands_whichever_command_opened_it(table: Table, opened_by: tuple[str, ...]) -> None:
+    """Issue 9: opening a file with any command records it, so a second, different version of it is a fork."""
+    first, second = _two_versions(table)
+    command, *rest = opened_by
+    if command == "verify":
+        table.alice.ok("verify", first)
+    elif rest == ["q\n"]:
+        run = table.alice.spite("play", first, input="q\n")
+        assert run.exit_code == 0 and "Nothing written" in run.stdout, run
+    else:
+        refused(table.alice, first, *rest)
+    refused_by_play_and_verify(table.alice, second, "Bob sent two different versions", "the one you received first stands")
+    reply = answer(table.alice, first)  # and the first version still plays
+    table.bob.ok("verify", reply)
 
 
 # --- who may play a file ---
@@ -181,6 +215,34 @@ def test_a_file_over_the_size_limit_is_refused(table: Table) -> None:
     path.write_bytes(data + b"# padding\n" * ((33 * 1024 - len(data)) // 10 + 1))
     assert path.stat().st_size > 33 * 1024
     refused_by_play_and_verify(table.bob, path, "32 KiB")
+
+
+@pytest.mark.parametrize("source", ["sparse", "endless"])
+def test_a_huge_or_endless_input_is_refused_after_reading_the_limit(table: Table, source: str) -> None:
+    if source == "endless":
+        if not Path("/dev/zero").exists():
+            pytest.skip("no /dev/zero here")
+        path = Path("/dev/zero")
+    else:
+        path = table.folder / "huge.toml"
+        with path.open("wb") as f:
+            f.truncate(1 << 30)  # 1 GiB that takes no disk: reading it whole took seconds and gigabytes
+    for command in ("play", "verify", "show"):
+        assert_refused(table.bob.spite(command, path), f"more than {saves.MAX_BYTES} bytes")
+
+
+def test_echoed_input_is_cut_short(table: Table) -> None:
+    long = "x" * 5000
+    doc = tomllib.loads(table.latest.read_text())
+    path = write_doc(table.folder / "long.toml", {**doc, "format": long})
+    line = refused_by_play_and_verify(table.bob, path, "not a spite save file")
+    assert len(line) < 120, line
+    path = table.folder / "long-key.toml"
+    path.write_bytes(resign_doc(table.latest.read_bytes(), table.alice.identity, lambda d: d["state"].update({long: 1})))
+    line = refused_by_play_and_verify(table.bob, path, "unknown field")
+    assert len(line) < 120, line
+    line = refused(table.bob, table.latest, "--moves", long)
+    assert len(line) <= len("spite: ") + LINE and "…" in line, line  # the engine echoes the token; the CLI cuts the line
 
 
 def test_an_unknown_format_version_is_refused_before_the_signature(table: Table) -> None:
@@ -266,6 +328,12 @@ def test_a_false_proof_under_the_senders_real_signature_is_refused_naming_the_pr
     assert any(word in line for word in ("draw", "hand card", "pay-off card", "reveal")), line  # it names which proof failed
 
 
+def test_impossible_rules_are_refused_in_one_line(table: Table) -> None:
+    before = files(table.folder)
+    assert_refused(table.alice.spite("new", "--payoff", "100", "-o", table.folder / "big.toml"), "104 cards cannot deal")
+    assert new_file(before, table.folder) is None
+
+
 def test_moves_on_a_file_that_only_deals_are_refused(table: Table) -> None:
     invitation = table.folder / "second-invitation.toml"
     table.alice.ok("new", "-o", invitation)
@@ -296,13 +364,7 @@ def test_refusals_leave_the_journal_as_it_was(table: Table) -> None:
 # --- the real entry point ---
 
 
-def _spite_process(entry: list[str], home: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
-    env.update({k: v for k, v in ENV.items() if v is not None}, SPITE_HOME=str(home))
-    return subprocess.run([*entry, *map(str, args)], capture_output=True, text=True, env=env, timeout=60)
-
-
-ENTRIES = {"module": [sys.executable, "-m", "pbm.cli"], "script": [shutil.which("spite") or "spite"]}
+ENTRIES = {"module": MODULE, "script": [shutil.which("spite") or "spite"]}
 
 
 @pytest.mark.parametrize(("kind", "entry"), [("garbage", "module"), ("edited", "script")])
@@ -315,7 +377,7 @@ def test_the_real_command_prints_one_line_and_no_traceback(table: Table, kind: s
     else:
         path.write_bytes(table.latest.read_bytes().replace(b'name = "Alice"', b'name = "Alicia"'))
     before = files(table.folder)
-    done = _spite_process(ENTRIES[entry], table.bob.home, "play", path)
+    done = spite_process(table.bob.home, "play", path, entry=ENTRIES[entry])
     assert done.returncode == 1, done
     assert "Traceback" not in done.stdout + done.stderr
     lines = done.stderr.splitlines()

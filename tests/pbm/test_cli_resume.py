@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import Player, answer, assert_refused, copied_match, files, make_player, new_file, scratch
+from hostile import resign_doc
 
 from pbm import carry, packing, saves
 from pbm.errors import TooLargeError
@@ -218,9 +219,14 @@ def test_another_players_sealed_secrets_do_not_open(mail: Mail) -> None:
 def test_a_damaged_carry_is_refused_in_one_line(mail: Mail, how: str) -> None:
     save = saves.read(mail.chain[-1])
     text = save.protocol["carry"]
-    if how == "garbage":
-        text = "not*base64!"
-    elif how == "cut":
+    if how == "garbage":  # not even base64url: refused as a field of the save, before the carry is unpacked
+        path = mail.folder / "garbage.toml"
+        garbage = resign_doc(mail.chain[-1].read_bytes(), mail.alice.identity, lambda doc: doc["protocol"].update(carry="not*base64!"))
+        path.write_bytes(garbage)
+        for bob in (mail.bob, mail.elsewhere(mail.bob, "bob-laptop")):
+            assert "protocol.carry" in refused(bob, path)
+        return
+    if how == "cut":
         text = text[: len(text) // 2]
     else:
         squeeze = zlib.compressobj(9, zdict=carry.context(save))

@@ -37,15 +37,18 @@ class Run:
 
 @pytest.fixture
 def ex(tmp_path: Path) -> Path:
-    """A private copy of examples/."""
-    return Path(shutil.copytree(EXAMPLES, tmp_path / "examples"))
+    """A private copy of examples/, its keys private as `spite` wants them (git keeps no file modes but the executable bit)."""
+    copy = Path(shutil.copytree(EXAMPLES, tmp_path / "examples"))
+    for key in copy.glob("keys/*/identity.pem"):
+        key.chmod(0o600)
+    return copy
 
 
 @pytest.fixture(autouse=True)
 def plain_consoles(monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI's consoles as a 100-column terminal without colour makes them (they are built at import)."""
-    monkeypatch.setattr(pbm.cli, "out", Console(highlight=False, width=WIDTH, no_color=True, color_system=None))
-    monkeypatch.setattr(pbm.cli, "err", Console(stderr=True, highlight=False, width=WIDTH, no_color=True, color_system=None))
+    monkeypatch.setattr(pbm.cli, "out", Console(highlight=False, markup=False, width=WIDTH, no_color=True, color_system=None))
+    monkeypatch.setattr(pbm.cli, "err", Console(stderr=True, highlight=False, markup=False, width=WIDTH, no_color=True, color_system=None))
 
 
 def spite(ex: Path, who: str, *args: str | Path) -> Run:

@@ -21,6 +21,22 @@ from pbm.identity import Identity
 from pbm.saves import Player, SaveFile, TurnRecord
 
 
+def table(stock: int = 54) -> dict[str, Any]:
+    """A public table as a save states it (pbm/table.py): two cards on the first center stack, one on a side stack."""
+    return {
+        "turn": 2,
+        "to_move": 1,
+        "starter": 0,
+        "stock": stock,
+        "center": [[0, 14], [], []],
+        "pools": [],
+        "players": [
+            {"hand": 5, "payoff": 19, "top": 30, "side": [[8], [], [], []]},
+            {"hand": 4, "payoff": 20, "top": 12, "side": [[], [], [], []]},
+        ],
+    }
+
+
 def make(alice: Identity, bob: Identity, **changes: object) -> SaveFile:
     base = SaveFile(
         match="00112233445566778899aabbccddeeff",
@@ -31,9 +47,9 @@ def make(alice: Identity, bob: Identity, **changes: object) -> SaveFile:
         rules=G4A,
         players=(Player(alice.name, alice.public_text), Player(bob.name, bob.public_text)),
         score=(0, 12),
-        state={"center": [["A", "2"], [], []], "stock": 54, "note": "héllo ♥"},
+        state=table(),
         history=(TurnRecord(0, "p-c1 7-c2 Q-s2"),),
-        protocol={"epoch": 2, "points": ["00" * 32, "11" * 32]},
+        protocol={"message": {"epoch": 2, "points": ["00" * 32, "11" * 32], "note": "héllo ♥"}, "carry": "eNqLjgUAARUAuQ"},
         secrets={0: "c2VjcmV0", 1: "b3RoZXI"},
     )
     return dataclasses.replace(base, **changes)
@@ -116,13 +132,10 @@ toml_values = st.recursive(
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    state=st.dictionaries(st.text(max_size=6), toml_values, max_size=4),
-    protocol=st.dictionaries(st.text(max_size=6), toml_values, max_size=3),
-)
-def test_any_plain_state_and_protocol_round_trip(people: tuple[Identity, ...], state: dict, protocol: dict) -> None:
+@given(message=st.dictionaries(st.text(max_size=6), toml_values, max_size=4), stock=st.integers(0, 2**53 - 1))
+def test_any_plain_protocol_message_and_any_table_round_trip(people: tuple[Identity, ...], message: dict, stock: int) -> None:
     alice, bob, _ = people
-    save = saves.sign(make(alice, bob, state=state, protocol=protocol), alice)
+    save = saves.sign(make(alice, bob, state=table(stock), protocol={"message": message}), alice)
     back = saves.parse(saves.to_toml(save))
     assert back == save
     saves.verify(back, alice.public_text)
@@ -140,7 +153,7 @@ def test_too_big_is_refused_before_anything_else() -> None:
 
 def test_writing_a_too_big_save_is_refused(people: tuple[Identity, ...]) -> None:
     alice, bob, _ = people
-    save = saves.sign(make(alice, bob, protocol={"blob": "x" * saves.MAX_BYTES}), alice)
+    save = saves.sign(make(alice, bob, protocol={"message": {"blob": "x" * saves.MAX_BYTES}}), alice)
     with pytest.raises(TooLargeError):
         saves.to_toml(save)
 
@@ -206,6 +219,26 @@ def test_missing_field_is_named(signed: SaveFile, field: str) -> None:
         ("payoff_size = 20", "payoff_size = 60", "rules"),
         ('match = "00112233445566778899aabbccddeeff"', 'match = "not hex"', "match"),
         ("score = [", "extra = 1\nscore = [", "extra"),
+        ('carry = "', 'extra = 1\ncarry = "', "protocol.extra"),
+        ('carry = "eNqLjgUAARUAuQ"', "carry = 7", "protocol.carry"),
+        ("[protocol.message]", "[protocol.message]\n[protocol.other]", "protocol.other"),
+        ("king_starts_center = true", "king_starts_center = true\nextra = 1", "rules.extra"),
+        ("decks = 2", "decks = 100000", "rules.decks"),
+        ('{ name = "Alice",', '{ hat = 1, name = "Alice",', "players[0].hat"),
+        ('{ name = "Bob",', "{ name = 7,", "players[1].name"),
+        ("stock = 54", "stock = -1", "state.stock"),
+        ("stock = 54", 'stock = "54"', "state.stock"),
+        ("to_move = 1", "to_move = 2", "state.to_move"),
+        ("pools = []", "pools = 3", "state.pools"),
+        ("pools = []", 'pools = [{ turn = 1, cards = ["A"] }]', "state.pools[0].cards[0]"),
+        ("pools = []", "pools = []\nweather = 1", "state.weather"),
+        ("hand = 4", "hand = true", "state.players[1].hand"),
+        ("top = 30", "top = 30\nhat = 1", "state.players[0].hat"),
+        ("stock = 54", "stock = 54\noutcome = { reason = 'bored', winner = 0, points = 1 }", "state.outcome.reason"),
+        ('0 = "c2VjcmV0"', '2 = "c2VjcmV0"', "secrets.2"),
+        ('0 = "c2VjcmV0"', "0 = 5", "secrets.0"),
+        ('1 = "b3RoZXI"', '1 = "not base64!"', "secrets.1"),
+        ('history = "', 'history = "!', "history"),
     ],
 )
 def test_ill_typed_or_impossible_field_is_named(signed: SaveFile, old: str, new: str, field: str) -> None:
@@ -315,8 +348,29 @@ def test_read_refuses_a_huge_file_and_a_missing_one(tmp_path: Path) -> None:
     big.write_bytes(b"#" * (saves.MAX_BYTES * 4))
     with pytest.raises(TooLargeError):
         saves.read(big)
+    with big.open("r+b") as f:
+        f.truncate(1 << 40)  # a sparse terabyte: reading it whole would take hours, reading 32 KiB + 1 takes nothing
+    with pytest.raises(TooLargeError, match="more than 32768 bytes"):
+        saves.read(big)
     with pytest.raises(SaveFormatError, match="cannot read"):
         saves.read(tmp_path / "missing.toml")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_read_refuses_an_endless_input() -> None:
+    with pytest.raises(TooLargeError, match="32 KiB"):
+        saves.read(Path("/dev/zero"))
+
+
+def test_an_echoed_value_is_cut_short(signed: SaveFile) -> None:
+    text = toml_text(signed)
+    for old, new in [("turn = 1", f'turn = "{"x" * 5000}"'), ('format = "spite-save"', f'format = "{"y" * 5000}"')]:
+        with pytest.raises(SaveFormatError) as info:
+            saves.parse(text.replace(old, new, 1).encode())
+        assert len(str(info.value)) < 200, str(info.value)
+    with pytest.raises(SaveFormatError) as info:
+        saves.parse(text.replace("pools = []", f"pools = []\n{'k' * 5000} = 1").encode())
+    assert len(str(info.value)) < 200, str(info.value)
 
 
 def test_fresh_path_never_overwrites(tmp_path: Path, signed: SaveFile) -> None:
@@ -373,11 +427,11 @@ def test_a_re_encoded_signature_is_refused(signed: SaveFile, people: tuple[Ident
 
 def test_a_save_keeps_its_own_copy_of_what_it_was_given(people: tuple[Identity, ...]) -> None:
     alice, bob, _ = people
-    state = {"stock": 54, "center": [["A"]]}
+    state = table()
     save = saves.sign(
         make(alice, bob, state=state, players=[Player(alice.name, alice.public_text), Player(bob.name, bob.public_text)]), alice
     )
-    state["center"][0].append("2")
-    assert save.state == {"stock": 54, "center": [["A"]]}
+    state["center"][0].append(28)
+    assert save.state == table()
     assert isinstance(save.players, tuple)
     saves.verify(saves.parse(saves.to_toml(save)), alice.public_text)

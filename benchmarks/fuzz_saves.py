@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""The fuzz figures in the README: hostile inputs offered to the receivers of a real match, and what became of each.
+
+A match (pay-off piles of 5, first to 5 points, greedy bots) is played in-process as `spite play` plays it;
+then, `--count` times, one of its files is drawn and offered to its receiver three ways: a random byte edit
+(not signed again), a hostile edit of a save-level field derived from the save's schema, and a hostile edit
+of a node of the protocol message (both signed again with the sender's real key, the carry packed again).
+Each is opened as `spite play` opens it (tests/pbm/hostile.py) and counted: refused with a SpiteError (one
+line, exit 1), accepted as the same save (a byte edit of layout only), accepted though changed, or another
+exception (what a player would see as a traceback). The same run, as a test: `pytest -m slow tests/pbm/test_hostile.py`.
+
+    python benchmarks/fuzz_saves.py [--count 5000] [--seed 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "pbm")]
+
+from hostile import Receiver, campaign, known, play_match  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=5000, help="inputs of each of the three kinds")
+    parser.add_argument("--seed", type=int, default=10)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if Path("/dev/shm").is_dir() else None) as tmp:
+        offers = play_match(Path(tmp), payoff=5, target=5)
+        receiver = Receiver(Path(tmp))
+        try:
+            tallies = campaign(offers, receiver, args.count, args.seed)
+        finally:
+            receiver.close()
+    print(f"{len(offers)} files of one match; {args.count} inputs of each kind (seed {args.seed})\n")
+    print("| inputs | tried | refused in one line | accepted, the same save | accepted, changed | tracebacks |")
+    print("|---|---:|---:|---:|---:|---:|")
+    total = Counter()
+    for kind, t in tallies.items():
+        row = {"tried": t.tried, "refused": t.refused, "same": t.same, "accepted": len(t.accepted), "tracebacks": t.tracebacks}
+        total.update(row)
+        print(f"| {kind} | {t.tried:,} | {t.refused:,} | {t.same:,} | {len(t.accepted):,} | {t.tracebacks:,} |")
+    print(f"| all | {total['tried']:,} | {total['refused']:,} | {total['same']:,} | {total['accepted']:,} | {total['tracebacks']:,} |")
+    cases: Counter[str] = Counter()
+    for t in tallies.values():
+        cases.update(f"traceback ({where}): {known(edit) or 'NOT A KNOWN CASE: ' + str(edit)}" for where, edit in t.crashed)
+        cases.update(f"accepted: {known(edit) or 'NOT A KNOWN CASE: ' + str(edit)}" for edit in t.accepted)
+    if cases:
+        print("\nwhat was not refused, by case (the known ones are pbm/protocol/'s, tests/pbm/hostile.py):")
+        for case, n in sorted(cases.items()):
+            print(f"  {n:5,}  {case}")
+    print(json.dumps({**total, "files": len(offers), "seconds": round(time.perf_counter() - started, 1)}))
+
+
+if __name__ == "__main__":
+    main()

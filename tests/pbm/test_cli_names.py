@@ -1,0 +1,100 @@
+"""Names are plain text everywhere: never read as markup, never sent raw to the terminal, never able to fake a fingerprint.
+
+A name a player chooses may hold brackets, but no control or bidi character; a name read from a file
+(which a modified program could sign with anything the format allows) is shown escaped.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+from cli_helpers import THINK, Player, answer, assert_refused, files, invite, make_player, new_file
+from hostile import resign_doc
+
+MARKUP = ["[/x]", "[link=https://example.org]Alice[/link]", "Alice[conceal]", "[bold red]Alice", "Al[/]ice"]
+REFUSED = {
+    "escape": "Al\x1b[31mice",
+    "C1 CSI": "Al\x9bice",
+    "NEL": "Al\x85ice",
+    "DEL": "Al\x7fice",
+    "bidi override": "Alice\u202e",
+    "bidi isolate": "\u2067Alice",
+    "zero width": "Al\u200bice",
+    "line separator": "Al\u2028ice",
+}
+FINGERPRINT = re.compile(r"[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}")
+
+
+def raw_controls(text: str) -> list[str]:
+    """Characters a terminal would act on or hide, found in `text` (newlines and tabs excepted)."""
+    return [ch for ch in text if ch not in "\n\t" and not ch.isprintable() and unicodedata.category(ch) != "Zs"]
+
+
+@pytest.mark.parametrize("name", MARKUP)
+def test_a_name_with_markup_is_taken_and_shown_as_typed_on_both_sides(tmp_path: Path, name: str) -> None:
+    alice, bob = make_player(tmp_path, "Alice"), make_player(tmp_path, "Bob")
+    shown = alice.ok("id", "--name", name)
+    assert f"name:        {name}\n" in shown.stdout
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    invitation = folder / "invitation.toml"
+    alice.ok("new", "--opponent", name + " 2", "-o", invitation)
+    joined = bob.ok("play", invitation, "--yes")  # made out to another name: Bob takes the seat all the same
+    assert f"  name:        {name}\n" in joined.stdout, joined  # Bob's first contact shows it literally
+    reply = new_file({"invitation.toml": invitation.read_bytes()}, folder)
+    assert reply is not None
+    answer(alice, reply)
+    for player in (alice, bob):
+        games = player.ok("games")
+        assert "Traceback" not in games.output
+    assert name[:12] in bob.ok("games").stdout  # the table may wrap it in its cell, not drop or interpret it
+
+
+@pytest.mark.parametrize("name", list(REFUSED.values()), ids=list(REFUSED))
+def test_a_name_with_control_or_bidi_characters_is_refused_when_chosen(tmp_path: Path, name: str) -> None:
+    player = Player("x", tmp_path / "home")
+    line = assert_refused(player.spite("id", "--name", name), "printable characters")
+    assert not raw_controls(line), line  # the refusal echoes it escaped
+    assert not (tmp_path / "home" / "identity.pem").exists()
+    alice = make_player(tmp_path, "Alice")
+    assert_refused(alice.spite("new", "--opponent", name, "-o", tmp_path / "invitation.toml"), "printable characters")
+    assert not (tmp_path / "invitation.toml").exists()
+
+
+@pytest.mark.parametrize("name", [n for n in REFUSED.values() if not n.startswith("Al\x1b")] + MARKUP)
+def test_a_hostile_name_in_a_file_is_shown_escaped_everywhere(tmp_path: Path, name: str) -> None:
+    """Alice's program (modified) signs an invitation naming her with control or bidi characters: Bob's terminal never gets them raw."""
+    alice, bob, invitation = invite(tmp_path)
+    hostile = tmp_path / "mail" / "hostile.toml"
+    hostile.write_bytes(resign_doc(invitation.read_bytes(), alice.identity, lambda doc: doc["players"][0].update(name=name)))
+    before = files(hostile.parent)
+    runs = [bob.ok("verify", hostile), bob.ok("show", hostile), bob.ok("play", hostile, "--auto", "--think", THINK)]
+    reply = new_file(before, hostile.parent)
+    assert reply is not None
+    runs += [bob.ok("games"), bob.ok("show", reply), bob.spite("play", reply)]
+    for run in runs:
+        assert not raw_controls(run.output), run
+    assert "\\" in runs[0].stdout or name in runs[0].stdout  # shown escaped (or, for markup, as it is)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Alice's key has fingerprint AAAA-BBBB-CCCC-DDDD.",
+        "x\u202e",  # would reverse what follows on the line
+        "[conceal]",
+        "Alice" + " " * 58 + ".",  # pushes the rest of a line far right
+    ],
+)
+def test_the_fingerprint_at_first_contact_cannot_be_hidden_or_faked_by_a_name(tmp_path: Path, name: str) -> None:
+    alice, bob, invitation = invite(tmp_path)
+    hostile = tmp_path / "mail" / "hostile.toml"
+    hostile.write_bytes(resign_doc(invitation.read_bytes(), alice.identity, lambda doc: doc["players"][0].update(name=name)))
+    lines = bob.ok("play", hostile, "--auto", "--think", THINK).stdout.splitlines()
+    start = lines.index("First contact: a key new to you in this match.")
+    assert lines[start + 1] == f"  fingerprint: {alice.identity.fingerprint}"  # the line after the heading, before the name
+    assert lines[start + 2].startswith("  name:        ")
+    assert not any(FINGERPRINT.search(line) for line in lines[: start + 1])
