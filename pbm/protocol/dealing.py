@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.dealer import Deal, DealerError, Draw
-from engine.game import Match
+from engine.game import Match, Outcome
 from engine.moves import Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Pool
@@ -42,6 +42,7 @@ class _Staged:
     reveals: list[tuple[str, int, int]] = field(default_factory=list)  # (kind, hand slot, card index)
     end: CheckedEnd | None = None
     consumed_end: bool = False
+    message: Message | None = None
 
 
 class Party(DealSteps, TurnChecks, Persistence):
@@ -383,7 +384,8 @@ class Party(DealSteps, TurnChecks, Persistence):
             raise
 
     def _receive(self, msg: Message) -> list[Move]:
-        self._staged = _Staged()
+        self._staged = _Staged(message=msg)
+        self._check_owed(msg)
         deal = msg.deal
         moves: list[Move] = []
         if isinstance(deal, Deal3):
@@ -399,6 +401,36 @@ class Party(DealSteps, TurnChecks, Persistence):
             self._on_deal(deal, msg.seq)
         self.seq = msg.seq
         return moves
+
+    def _check_owed(self, msg: Message) -> None:
+        """Refuse a message that leaves out what the other player owes now: a deal step due, or the keys of a game that is over."""
+        if msg.deal is None and msg.turn is None and msg.secrets is None:
+            raise ProtocolError(f"message {msg.seq} carries nothing: no deal step, no turn, no keys")
+        d, g = self.dealing, self.game
+        awaiting = d is not None and ((d["step"] == 1 and d["first"] == self.me) or (d["step"] == 2 and d["first"] == self.other))
+        if awaiting and msg.deal is None:
+            raise ProtocolError(f"game {d['game']}: the message leaves out deal step {d['step'] + 1}, which is due")  # type: ignore[index]
+        if g is not None and g.over and not g.audited and g.number not in self.theirs and msg.secrets is None:
+            raise ProtocolError(f"game {g.number} is over, but the message leaves out the other player's keys for its audit")
+        if g is not None and g.over and msg.secrets is not None and d is None and msg.deal is None:
+            self._check_next_deal(g.number, self.record)
+
+    def _check_next_deal(self, number: int, record: Match) -> None:
+        """The keys of a game come with the first step of the next game's deal when their sender starts it and the match goes on."""
+        if not record.is_over and starter_of(number + 1) == self.other:
+            raise ProtocolError(
+                f"the message leaves out the first step of game {number + 1}'s deal, which is due with the keys of game {number}"
+            )
+
+    def check_game_end(self, outcome: Outcome) -> None:
+        """A received turn that ends the game must bring its mover's keys (and the next deal when that player starts it)."""
+        msg, g = self._staged.message, self._g()
+        if msg is None or msg.turn is None:
+            return
+        if msg.secrets is None or msg.secrets.game != g.number:
+            raise ProtocolError(f"game {g.number}, turn {msg.turn.turn}: the turn ends the game but leaves out its mover's keys")
+        if msg.deal is None:
+            self._check_next_deal(g.number, self.record.record(outcome))
 
     def settle(self, state: GameState | None) -> None:
         """After the received moves are applied: check that the message was used up, note a game's end, audit it."""

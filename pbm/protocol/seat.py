@@ -61,6 +61,8 @@ class Seat:
                 state = apply(state, move, preview)
             except (IllegalMoveError, DealerError) as e:
                 raise ProtocolError(f"turn {state.turn}: the other player's move {move} is refused: {e}") from e
+        if state.outcome is not None:
+            party.check_game_end(state.outcome)
 
     def play(self, move: Move) -> GameState:
         """Apply one of my own moves (raises IllegalMoveError, state unchanged, if the rules forbid it)."""

@@ -168,20 +168,6 @@ def _is(place: tuple[str | int, ...], *pattern: str) -> bool:
 # Edits of the protocol message that pbm/protocol/ accepts, though the file is then none an honest spite writes.
 # (The typed messages of protocol 2 refuse what this list held before: a deal that is not a table, reveals or drawn
 # points that are numbers, unknown keys, true or false for a number.)
-KNOWN_ACCEPTED: dict[str, Callable[[Edit], bool]] = {
-    "protocol.message.deal or .secrets left out: a message with no section at all, or a game's last turn without its keys": lambda e: (
-        e.how == "missing" and (_is(e.place, "deal") or _is(e.place, "secrets"))
-    ),
-}
-
-
-def known(edit: Edit | None) -> str | None:
-    """The known protocol case `edit` falls under (a key of KNOWN_ACCEPTED), if any."""
-    if edit is None:
-        return None
-    return next((why for why, case in KNOWN_ACCEPTED.items() if case(edit)), None)
-
-
 # --- a real match to offer them in ---
 
 

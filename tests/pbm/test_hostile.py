@@ -3,9 +3,7 @@
 Property tests (hypothesis) over a real match: each file of it, edited as a cheating opponent's own
 program could and signed again, is offered to its receiver exactly as `spite play` opens it. A save-level
 edit must be refused by the save's schema, naming the field; a protocol-message edit must be refused
-with a SpiteError (one line, exit 1). The message's own checks belong to pbm/protocol/ (its typed
-messages): the cases it does not refuse yet are listed in hostile.KNOWN_ACCEPTED, left out of the property,
-and each kept as a strict xfail so that fixing one shows.
+with a SpiteError (one line, exit 1), by pbm/protocol/'s typed messages or its checks of what a file owes.
 The slow campaign behind the README's fuzz figures runs the same edits (benchmarks/fuzz_saves.py).
 """
 
@@ -18,12 +16,10 @@ from pathlib import Path
 import pytest
 from cli_helpers import scratch
 from hostile import (
-    KNOWN_ACCEPTED,
     Edit,
     Offer,
     Receiver,
     campaign,
-    known,
     message_edits,
     play_match,
     save_edits,
@@ -97,27 +93,18 @@ def test_every_save_field_edit_is_refused_naming_the_field(match: Match, data: s
 @SETTINGS
 @given(data=st.data())
 def test_every_protocol_message_edit_is_refused(match: Match, data: st.DataObject) -> None:
-    offer, edit = data.draw(offered(match, lambda o: [e for e in _message_edits(o) if known(e) is None]), label="edit")
+    offer, edit = data.draw(offered(match, _message_edits), label="edit")
     with pytest.raises(SpiteError):
         match.receiver.open(offer, match.edited(offer, edit))
 
 
-# One edit of each known case that shows it today, on the first file where it applies.
-EXAMPLES: dict[str, Callable[[Offer, Edit], bool]] = dict(
-    zip(
-        KNOWN_ACCEPTED,
-        [lambda o, e: e.place == ("protocol", "message", "deal") and e.how == "missing" and o.sections() == {"deal"}],
-        strict=True,
+@pytest.mark.parametrize("section", ["deal", "secrets"])
+def test_a_file_that_leaves_out_what_it_owes_is_refused(match: Match, section: str) -> None:
+    """A deal step, or a game's keys, left out of the file that owes them: once accepted, now refused."""
+    offer, edit = next(
+        (o, e) for o in match.offers for e in _message_edits(o) if e.place == ("protocol", "message", section) and e.how == "missing"
     )
-)
-
-
-@pytest.mark.parametrize("why", [pytest.param(w, marks=pytest.mark.xfail(strict=True, reason=f"protocol: {w}")) for w in KNOWN_ACCEPTED])
-def test_known_protocol_acceptances(match: Match, why: str) -> None:
-    """Each accepted today; a file no honest spite writes should be refused."""
-    offer, edit = next((o, e) for o in match.offers for e in _message_edits(o) if EXAMPLES[why](o, e))
-    assert known(edit) == why
-    with pytest.raises(SpiteError):
+    with pytest.raises(SpiteError, match=r"leaves out|carries nothing"):
         match.receiver.open(offer, match.edited(offer, edit))
 
 
@@ -134,4 +121,4 @@ def test_the_fuzz_campaign_has_no_traceback_and_accepts_nothing_changed(tmp_path
     for kind, tally in tallies.items():
         assert tally.tried == tally.refused + tally.same + len(tally.accepted) + tally.tracebacks
         assert not [(where, str(edit)) for where, edit in tally.crashed], kind
-        assert not [str(edit) for edit in tally.accepted if known(edit) not in KNOWN_ACCEPTED], kind
+        assert not [str(edit) for edit in tally.accepted], kind
