@@ -14,7 +14,7 @@ import pytest
 from cli_helpers import THINK, Player, answer, assert_refused, files, invite, make_player, new_file
 from hostile import resign_doc
 
-MARKUP = ["[/x]", "[link=https://example.org]Alice[/link]", "Alice[conceal]", "[bold red]Alice", "Al[/]ice"]
+MARKUP = ["[/x]", "[link=https://example.org]Alice[/link]", "Alice[conceal]"]
 REFUSED = {
     "escape": "Al\x1b[31mice",
     "C1 CSI": "Al\x9bice",
@@ -64,7 +64,11 @@ def test_a_name_with_control_or_bidi_characters_is_refused_when_chosen(tmp_path:
     assert not (tmp_path / "invitation.toml").exists()
 
 
-@pytest.mark.parametrize("name", [n for n in REFUSED.values() if not n.startswith("Al\x1b")] + MARKUP)
+# A modified program may sign any name a file allows (no C0 control): every other invisible character at once, or markup.
+HOSTILE = ["\x9b\x85\x7f\u202e\u2067\u200b\u2028Alice", "[/x][bold]A[conceal]"]  # C1, DEL, bidi, zero width, separator
+
+
+@pytest.mark.parametrize("name", HOSTILE, ids=["controls", "markup"])
 def test_a_hostile_name_in_a_file_is_shown_escaped_everywhere(tmp_path: Path, name: str) -> None:
     """Alice's program (modified) signs an invitation naming her with control or bidi characters: Bob's terminal never gets them raw."""
     alice, bob, invitation = invite(tmp_path)
