@@ -31,8 +31,13 @@ class Context:
     slot: str
 
     def describe(self) -> str:
-        where = "the deal" if self.turn == 0 else f"turn {self.turn}"
-        return f"game {self.game}, {where}: {self.slot}"
+        return describe(self.game, self.turn, self.slot)
+
+
+def describe(game: int, turn: int, what: str) -> str:
+    """Where a proof stands, as a refusal names it: 'game 1, turn 14: hand card 2 of player 1' (turn 0 is the deal)."""
+    where = "the deal" if turn == 0 else f"turn {turn}"
+    return f"game {game}, {where}: {what}"
 
 
 def _field(data: bytes) -> bytes:

@@ -20,7 +20,7 @@ import nacl.bindings as _na
 import nacl.exceptions
 
 from pbm.errors import PointError, ProofError
-from pbm.protocol import group
+from pbm.protocol import group, proofs
 from pbm.protocol.deck import shuffled
 from pbm.protocol.group import IDENTITY, SIZE, Point, Rng, Scalar
 
@@ -41,8 +41,7 @@ class ShuffleContext:
     name: str
 
     def describe(self) -> str:
-        where = "the deal" if self.turn == 0 else f"turn {self.turn}"
-        return f"game {self.game}, {where}: {self.name}"
+        return proofs.describe(self.game, self.turn, self.name)
 
     def encode(self) -> bytes:
         name = self.name.encode("utf-8")
