@@ -1,6 +1,7 @@
 """Plain data packed into one line of text for a save: JSON, deflated (zlib), unpadded base64url.
 
-Only for what would otherwise not fit the 32 KiB of a save: a game's turns, and the sides of the match.
+Only for what would otherwise not fit the 32 KiB of a save: a game's turns, and the sides of the match;
+and, deflated only, for a turn code (pbm/transport/code.py).
 """
 
 from __future__ import annotations
@@ -26,21 +27,14 @@ def to_json(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
 
 
-def pack(value: Any, zdict: bytes = b"") -> str:
-    """`value` (plain JSON data) packed into base64url text; `zdict`, if any, is needed again to unpack it."""
+def deflate(value: Any, zdict: bytes = b"") -> bytes:
+    """`value` (plain JSON data) as compact JSON deflated by zlib; `zdict`, if any, is needed again to inflate it."""
     squeeze = zlib.compressobj(_LEVEL, zdict=zdict) if zdict else zlib.compressobj(_LEVEL)
-    raw = squeeze.compress(to_json(value)) + squeeze.flush()
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+    return squeeze.compress(to_json(value)) + squeeze.flush()
 
 
-def unpack(text: str, zdict: bytes = b"", limit: int = MAX_UNPACKED) -> Any:
-    """The data packed in `text`; raises PackingError, saying what is wrong, for anything else."""
-    if not _BASE64URL.fullmatch(text):
-        raise PackingError("is not base64url text")
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError) as e:  # a length no base64 text has
-        raise PackingError("is not base64url text") from e
+def inflate(raw: bytes, zdict: bytes = b"", limit: int = MAX_UNPACKED) -> Any:
+    """The data deflated in `raw`; raises PackingError, saying what is wrong, for anything else."""
     stretch = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
     try:
         data = stretch.decompress(raw, limit)
@@ -56,3 +50,19 @@ def unpack(text: str, zdict: bytes = b"", limit: int = MAX_UNPACKED) -> Any:
         return json.loads(data)
     except (ValueError, RecursionError) as e:
         raise PackingError("does not unpack to plain data") from e
+
+
+def pack(value: Any, zdict: bytes = b"") -> str:
+    """`value` (plain JSON data) packed into base64url text; `zdict`, if any, is needed again to unpack it."""
+    return base64.urlsafe_b64encode(deflate(value, zdict)).rstrip(b"=").decode("ascii")
+
+
+def unpack(text: str, zdict: bytes = b"", limit: int = MAX_UNPACKED) -> Any:
+    """The data packed in `text`; raises PackingError, saying what is wrong, for anything else."""
+    if not _BASE64URL.fullmatch(text):
+        raise PackingError("is not base64url text")
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError) as e:  # a length no base64 text has
+        raise PackingError("is not base64url text") from e
+    return inflate(raw, zdict, limit)
