@@ -1,7 +1,11 @@
-"""Save files, format v1: one signed TOML file per turn (docs/save-format.md).
+"""Save files, format v2: one signed TOML file per turn (docs/save-format.md).
 
-The signature and the hash are computed over a canonical encoding of the *parsed* payload
-(RFC 8785-style JSON), never over the TOML text, so the TOML layout may vary freely.
+Signatures and hashes are computed over a canonical encoding of the *parsed* payload (RFC
+8785-style JSON), never over the TOML text, so the TOML layout may vary freely. Each save is
+signed twice: its *turn* (the protocol message, its labels and the chain hash: what a turn
+code carries, pbm/transport/code.py) and the whole file. The hash that chains saves and that
+the journal knows them by is the turn's, so a turn code and the file of the same turn are
+the same save to the journal.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from nacl.bindings import crypto_hash_sha256
 
 from engine.moves import InvalidMoveError, parse_turn
 from engine.rules import Ruleset
+from pbm import savetext
 from pbm.canonical import canonical, check_values
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
 from pbm.home import read_head, write_atomic
@@ -33,6 +38,7 @@ from pbm.table import STATE
 __all__ = [
     "FORMAT",
     "MAX_BYTES",
+    "TURN_FORMAT",
     "VERSION",
     "Player",
     "SaveFile",
@@ -50,7 +56,8 @@ __all__ = [
 ]
 
 FORMAT = "spite-save"
-VERSION = 1
+TURN_FORMAT = "spite-turn"  # the format named in a turn's signed bytes: never the same bytes as a whole save's
+VERSION = 2
 MAX_BYTES = 32 * 1024  # a file that carries a proof of shuffle of the whole deck takes ~25 KiB; an ordinary turn under 16
 _RULE_FIELDS = {f.name: f.type for f in dataclasses.fields(Ruleset)}
 
@@ -86,8 +93,10 @@ class SaveFile:
     `seq` numbers the saves of a match from 1 (each file continues the one before, whose hash
     is `prev`); `game` and `turn` say where that is for people. `state` (public state of the
     current game) and `protocol` (pbm/protocol/dealing.py) are plain TOML-compatible dicts, `secrets`
-    maps a seat to its encrypted blob. Treat the dicts as read-only. An unsigned save has
-    signature "".
+    maps a seat to its encrypted blob. Treat the dicts as read-only. `turn_signature` covers the
+    turn (:func:`turn_payload`), `signature` the whole save, the turn signature included; an
+    unsigned save has both "". A `partial` save is one a turn code stands for: its turn, completed
+    by the receiver (pbm/match.py), with no `signature`, carry or sealed secrets of the writer.
     """
 
     match: str
@@ -104,6 +113,8 @@ class SaveFile:
     secrets: Mapping[int, str] = field(default_factory=dict)
     signer: int = 0
     signature: str = ""
+    turn_signature: str = ""
+    partial: bool = False
     format: str = FORMAT
     version: int = VERSION
     # `history` as the file packed it, kept so the payload signed is the one read (another zlib may pack otherwise)
@@ -126,14 +137,19 @@ class SaveFile:
 
     @cached_property
     def hash(self) -> str:
-        """Hex SHA-256 of the canonical payload, signature included: what the next save names as `prev`."""
-        return crypto_hash_sha256(canonical(payload(self))).hex()  # libsodium's SHA-256 (loaded anyway), not hashlib's OpenSSL
+        """Hex SHA-256 of the canonical turn with its turn signature: what the next save names as `prev`, and the journal's key."""
+        signed_turn = {**turn_payload(self), "signature": self.turn_signature}
+        return crypto_hash_sha256(canonical(signed_turn)).hex()  # libsodium's SHA-256 (loaded anyway), not hashlib's OpenSSL
 
     def signed_bytes(self) -> bytes:
-        """The bytes the signature covers: the canonical payload without the signature field."""
+        """The bytes the signature covers: the canonical payload without the signature field (the turn signature in it)."""
         body = payload(self)
         del body["signature"]
         return canonical(body)
+
+    def turn_bytes(self) -> bytes:
+        """The bytes the turn signature covers: the canonical turn (:func:`turn_payload`)."""
+        return canonical(turn_payload(self))
 
 
 def new_match_id() -> str:
@@ -152,6 +168,27 @@ def payload(save: SaveFile) -> dict[str, Any]:
 def _payload(save: SaveFile, history: str) -> dict[str, Any]:
     return {
         "format": save.format,
+        **_labels(save),
+        "signature": save.signature,
+        "turn_signature": save.turn_signature,
+        "state": _plain(save.state),
+        "history": history,
+        "protocol": _plain(save.protocol),
+        "secrets": {str(seat): blob for seat, blob in sorted(save.secrets.items(), key=str)},
+    }
+
+
+def turn_payload(save: SaveFile) -> dict[str, Any]:
+    """The turn of a save, as its turn signature covers it: the protocol message, its labels and the chain hash.
+
+    Not the table, the turns listed, the carried sides or the sealed secrets: the receiver derives or keeps those.
+    """
+    return {"format": TURN_FORMAT, **_labels(save), "message": _plain(save.protocol.get("message", {}))}
+
+
+def _labels(save: SaveFile) -> dict[str, Any]:
+    """What both the whole save and its turn state about where the match stands."""
+    return {
         "version": save.version,
         "match": save.match,
         "seq": save.seq,
@@ -159,14 +196,9 @@ def _payload(save: SaveFile, history: str) -> dict[str, Any]:
         "turn": save.turn,
         "prev": save.prev,
         "signer": save.signer,
-        "signature": save.signature,
         "score": list(save.score),
         "rules": dataclasses.asdict(save.rules),
         "players": [{"name": p.name, "key": p.key} for p in save.players],
-        "state": _plain(save.state),
-        "history": history,
-        "protocol": _plain(save.protocol),
-        "secrets": {str(seat): blob for seat, blob in sorted(save.secrets.items(), key=str)},
     }
 
 
@@ -210,10 +242,8 @@ def _plain(value: Any) -> Any:
 
 
 def to_toml(save: SaveFile) -> bytes:
-    """The save as TOML bytes; raises TooLargeError past MAX_BYTES (the receiver would refuse it)."""
-    import tomli_w  # only the commands that write a save pay for importing the writer
-
-    data = tomli_w.dumps(payload(save), indent=1).encode("utf-8")  # one-space indent: every byte counts
+    """The save as TOML bytes, no line over 76 characters (pbm/savetext.py); raises TooLargeError past MAX_BYTES."""
+    data = savetext.dumps(payload(save)).encode("utf-8")
     if len(data) > MAX_BYTES:
         raise TooLargeError(f"this save would take {len(data)} bytes; a save may take at most {MAX_BYTES} (32 KiB)")
     return data
@@ -287,6 +317,7 @@ SAVE = Fields(
         "prev": Text(r"(?:[0-9a-f]{64})?", "64 lower-case hex digits (a SHA-256), or empty for the first save"),
         "signer": Whole(0, 1),
         "signature": Text(r"(?:[A-Za-z0-9_-]{86})?", "86 base64url characters (an Ed25519 signature)"),
+        "turn_signature": Text(r"(?:[A-Za-z0-9_-]{86})?", "86 base64url characters (an Ed25519 signature)"),
         "score": Items(Whole(0), count=2),
         "rules": RULES,
         "players": Items(PLAYER, count=2),
@@ -303,8 +334,9 @@ SAVE = Fields(
 def _from_payload(doc: dict[str, Any]) -> SaveFile:
     """The SaveFile a parsed document holds: every field is checked against SAVE first, then taken as it is."""
     check(SAVE, doc)
-    if doc["signature"] == "":
-        raise SaveFormatError("field 'signature' is empty: the file was never signed", "signature")
+    for name in ("signature", "turn_signature"):
+        if doc[name] == "":
+            raise SaveFormatError(f"field {name!r} is empty: the file was never signed", name)
     try:
         ruleset = Ruleset(**doc["rules"])
     except ValueError as e:  # numbers each fine, together impossible
@@ -325,6 +357,7 @@ def _from_payload(doc: dict[str, Any]) -> SaveFile:
         secrets={int(seat): blob for seat, blob in doc["secrets"].items()},
         signer=doc["signer"],
         signature=doc["signature"],
+        turn_signature=doc["turn_signature"],
     )
 
 
@@ -346,6 +379,8 @@ def _validate(save: SaveFile) -> None:
     check_values(save.state, "state")
     check_values(save.protocol, "protocol")
     check(SAVE, _payload(save, ""))  # the turns are checked as records below, not as the text that packs them
+    if save.partial and save.signature:
+        raise bad("signature", "is not in a turn code: only its turn is signed")
     if (save.seq == 1) != (save.prev == ""):
         raise bad("prev", "should be empty exactly in the first save of a match (seq 1)")
     for i, player in enumerate(save.players):
@@ -376,9 +411,9 @@ def sign(save: SaveFile, identity: Identity) -> SaveFile:
     seats = [seat for seat, player in enumerate(save.players) if player.key == mine]
     if not seats:
         raise UnknownKeyError(f"you ({identity.name}, {identity.fingerprint}) are not a player of this match, so you cannot sign its saves")
-    unsigned = dataclasses.replace(save, signer=seats[0], signature="")
-    signature = identity.sign(unsigned.signed_bytes())
-    return dataclasses.replace(unsigned, signature=_b64(signature))
+    unsigned = dataclasses.replace(save, signer=seats[0], signature="", turn_signature="")
+    turn_signed = dataclasses.replace(unsigned, turn_signature=_b64(identity.sign(unsigned.turn_bytes())))
+    return dataclasses.replace(turn_signed, signature=_b64(identity.sign(turn_signed.signed_bytes())))
 
 
 def _b64(raw: bytes) -> str:
@@ -386,27 +421,33 @@ def _b64(raw: bytes) -> str:
 
 
 def verify(save: SaveFile, expected_public_key: PublicKey | str) -> None:
-    """Return if `save` is signed by `expected_public_key` (the key pinned for its signer).
+    """Return if `save` is signed by `expected_public_key` (the key pinned for its signer): the whole file and its turn.
 
-    Raises UnknownKeyError when the file names another key for its signer, BadSignatureError when
-    the signature does not match the content (the file was changed).
+    A partial save (from a turn code) has only its turn signed. Raises UnknownKeyError when the save names
+    another key for its signer, BadSignatureError when a signature does not match the content (it was changed).
     """
     expected = PublicKey.parse(expected_public_key) if isinstance(expected_public_key, str) else expected_public_key
     signer = save.players[save.signer]
     if signer.public_key != expected:
         raise UnknownKeyError(
-            f"this file is signed by {signer.name} with key {signer.fingerprint}, "
+            f"this {'turn code' if save.partial else 'file'} is signed by {signer.name} with key {signer.fingerprint}, "
             f"which is not the key you know for them ({expected.fingerprint})"
         )
-    if not save.signature:
+    if not save.partial:
+        _check_signature(save.signature, save.signed_bytes(), expected)
+    _check_signature(save.turn_signature, save.turn_bytes(), expected)
+
+
+def _check_signature(signature: str, data: bytes, key: PublicKey) -> None:
+    if not signature:
         raise BadSignatureError("this file is not signed")
     try:
-        raw = base64.urlsafe_b64decode(save.signature + "==")
+        raw = base64.urlsafe_b64decode(signature + "==")
     except (binascii.Error, ValueError) as e:
         raise BadSignatureError("the signature is damaged") from e
-    if _b64(raw) != save.signature:  # one signature, one text: otherwise a changed file could keep a valid signature
+    if _b64(raw) != signature:  # one signature, one text: otherwise a changed file could keep a valid signature
         raise BadSignatureError("the signature is damaged: it was changed after signing")
-    expected.verify(raw, save.signed_bytes())
+    key.verify(raw, data)
 
 
 # --- files ---

@@ -114,8 +114,8 @@ def make_tampered(snapshot: Path) -> None:
     (TAMPERED / "truncated.toml").write_bytes(data[:cut])
 
     # A save that claims a format version this spite does not read.
-    assert "\nversion = 1\n" in text
-    (TAMPERED / "version-2.toml").write_text(text.replace("\nversion = 1\n", "\nversion = 2\n", 1))
+    assert "\nversion = 2\n" in text
+    (TAMPERED / "version-3.toml").write_text(text.replace("\nversion = 2\n", "\nversion = 3\n", 1))
 
     # Bob sends an older file again, one Alice has already answered, hoping to take back a turn.
     shutil.copyfile(SAVES / save_name(FORKED, "bob"), TAMPERED / "replay.toml")

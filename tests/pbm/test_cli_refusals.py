@@ -247,10 +247,10 @@ def test_echoed_input_is_cut_short(table: Table) -> None:
 
 def test_an_unknown_format_version_is_refused_before_the_signature(table: Table) -> None:
     data = table.latest.read_bytes()
-    assert b"\nversion = 1\n" in data
+    assert b"\nversion = 2\n" in data
     path = table.folder / "v2.toml"
-    path.write_bytes(data.replace(b"\nversion = 1\n", b"\nversion = 2\n"))
-    refused_by_play_and_verify(table.bob, path, "version 2", "upgrade spite")
+    path.write_bytes(data.replace(b"\nversion = 2\n", b"\nversion = 3\n"))
+    refused_by_play_and_verify(table.bob, path, "version 3", "upgrade spite")
 
 
 # --- signatures and keys ---
@@ -347,7 +347,7 @@ def test_refusals_leave_the_journal_as_it_was(table: Table) -> None:
     alice, bob = save.players
     bad = {
         "garbage.toml": b"\x00" * 50,
-        "v2.toml": table.latest.read_bytes().replace(b"\nversion = 1\n", b"\nversion = 2\n"),
+        "v3.toml": table.latest.read_bytes().replace(b"\nversion = 2\n", b"\nversion = 3\n"),
         "edited.toml": table.latest.read_bytes().replace(b'name = "Alice"', b'name = "Alicia"'),
         "forged.toml": saves.to_toml(resign(save, table.carol, players=(saves.Player(alice.name, table.carol.public_text), bob))),
         "older.toml": saves.to_toml(resign(saves.read(table.chain[2]), table.alice, prev="cd" * 32)),

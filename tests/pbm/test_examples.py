@@ -137,7 +137,7 @@ def test_alice_answers_and_bob_accepts_her_answer(ex: Path) -> None:
 REFUSALS = {
     "edited-table.toml": "the signature does not match: the file was changed after it was signed",
     "truncated.toml": "it is not valid TOML",
-    "version-2.toml": "this is a version 2 save; this spite reads version 1",
+    "version-3.toml": "this is a version 3 save; this spite reads version 2",
     "replay.toml": "you have already played from this file",  # play refuses it; show and verify say where it stands
     "fork.toml": f"{BOB} sent two different versions of turn",
     "stranger.toml": f"this file is signed by {BOB} with key",

@@ -37,6 +37,7 @@ def save_after(prev: SaveFile | None, by: Identity, people: tuple[Identity, ...]
         players=(Player("Alice", alice.public_text), Player("Bob", bob.public_text)),
         score=(0, 0),
         history=(saves.TurnRecord(0, moves),),
+        protocol={"message": {"turn": {"moves": moves}}},  # the turn, and so the hash, is the message's
     )
     return saves.sign(dataclasses.replace(base, **changes), by)
 

@@ -93,13 +93,33 @@ def test_signature_ignores_toml_layout(signed: SaveFile, people: tuple[Identity,
     assert back.hash == signed.hash
 
 
-def test_hash_chains_and_depends_on_the_signature(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+def test_hash_chains_and_is_the_turns_with_its_signature(signed: SaveFile, people: tuple[Identity, ...]) -> None:
     alice, bob, _ = people
     nxt = saves.sign(make(alice, bob, seq=4, turn=2, prev=signed.hash), bob)
     assert nxt.prev == signed.hash
     assert len(signed.hash) == 64
-    assert signed.hash != dataclasses.replace(signed, signature=nxt.signature).hash
-    assert signed.hash == __import__("hashlib").sha256(canonical(saves.payload(signed))).hexdigest()
+    assert signed.hash != dataclasses.replace(signed, turn_signature=nxt.turn_signature).hash
+    turn = {**saves.turn_payload(signed), "signature": signed.turn_signature}
+    assert signed.hash == __import__("hashlib").sha256(canonical(turn)).hexdigest()
+    assert turn["format"] == "spite-turn" and turn["message"] == {} and turn["prev"] == signed.prev
+
+
+def test_the_turn_signature_covers_the_turn_and_not_what_the_receiver_keeps(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    """A turn code carries the turn: the same turn with another table, carry or secrets is the same save to the journal."""
+    alice = people[0]
+    protocol = {**signed.protocol, "message": {"turn": {"moves": "p-c1"}}}
+    with_message = saves.sign(dataclasses.replace(signed, protocol=protocol), alice)
+    other_rest = saves.sign(dataclasses.replace(with_message, state={"stock": 1}, secrets={0: "b3RoZXI"}, history=()), alice)
+    assert other_rest.hash == with_message.hash and other_rest.turn_signature == with_message.turn_signature
+    assert other_rest.signature != with_message.signature
+    as_code = dataclasses.replace(other_rest, signature="", partial=True)  # what a turn code of it stands for
+    saves.verify(as_code, alice.public_text)
+    assert as_code.hash == with_message.hash
+    for change in ({"score": (1, 12)}, {"prev": "cd" * 32}, {"game": 2}, {"protocol": {"message": {"turn": {"moves": "p-c2"}}}}):
+        changed = dataclasses.replace(as_code, **change)
+        assert changed.hash != with_message.hash, change
+        with pytest.raises(BadSignatureError):
+            saves.verify(changed, alice.public_text)
 
 
 def test_first_save_has_empty_prev_and_no_null_anywhere(people: tuple[Identity, ...]) -> None:
@@ -166,7 +186,7 @@ def test_garbage_is_not_a_save(data: bytes) -> None:
 
 def test_truncated_file_is_refused(signed: SaveFile, people: tuple[Identity, ...]) -> None:
     data = saves.to_toml(signed)
-    for cut in range(0, len(data) - 1, 7):
+    for cut in range(0, data.index(b"\n# end of spite save"), 7):  # the last line is a comment: without it the save is whole
         # TOML has no end marker: a cut between two fields parses, and then the signature fails.
         with pytest.raises((SaveFormatError, BadSignatureError)):
             saves.verify(saves.parse(data[:cut]), people[0].public_text)
@@ -174,12 +194,14 @@ def test_truncated_file_is_refused(signed: SaveFile, people: tuple[Identity, ...
 
 def test_unknown_format_or_version_is_unsupported(signed: SaveFile) -> None:
     text = toml_text(signed)
-    with pytest.raises(UnsupportedFormatError, match="version 2"):
-        saves.parse(text.replace("version = 1", "version = 2").encode())
+    with pytest.raises(UnsupportedFormatError, match="version 3"):
+        saves.parse(text.replace("version = 2", "version = 3").encode())
+    with pytest.raises(UnsupportedFormatError, match="no longer reads it"):
+        saves.parse(text.replace("version = 2", "version = 1").encode())
     with pytest.raises(UnsupportedFormatError, match="format"):
         saves.parse(text.replace('format = "spite-save"', 'format = "chess-pgn"').encode())
     with pytest.raises(SaveFormatError, match="version"):
-        saves.parse(text.replace("version = 1", 'version = "1"').encode())
+        saves.parse(text.replace("version = 2", 'version = "2"').encode())
 
 
 def test_a_float_anywhere_is_refused_naming_the_field(signed: SaveFile) -> None:
@@ -297,7 +319,7 @@ def test_any_change_breaks_the_signature(signed: SaveFile, people: tuple[Identit
     text = toml_text(signed)
     for old, new in [
         ("stock = 54", "stock = 53"),
-        ("0,\n 12,", "12,\n 0,"),
+        ("score = [0, 12]", "score = [12, 0]"),
         (saves.pack_history(signed.history), saves.pack_history((TurnRecord(0, "p-c1 7-c2 Q-s3"),))),
         ("turn = 1", "turn = 2"),
     ]:
@@ -414,13 +436,14 @@ def test_deep_state_is_refused_by_field(people: tuple[Identity, ...], signed: Sa
         saves.parse(text.encode())
 
 
-def test_a_re_encoded_signature_is_refused(signed: SaveFile, people: tuple[Identity, ...]) -> None:
-    # 86 base64url characters carry 4 spare bits; flipping them keeps the bytes but changes the file's hash.
-    last = signed.signature[-1]
+@pytest.mark.parametrize("name", ["signature", "turn_signature"])
+def test_a_re_encoded_signature_is_refused(signed: SaveFile, people: tuple[Identity, ...], name: str) -> None:
+    # 86 base64url characters carry 4 spare bits; flipping them keeps the bytes but changes the text signed or hashed.
+    last = getattr(signed, name)[-1]
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
     twin = alphabet[alphabet.index(last) ^ 1]
-    tampered = dataclasses.replace(signed, signature=signed.signature[:-1] + twin)
-    assert tampered.hash != signed.hash
+    tampered = dataclasses.replace(signed, **{name: getattr(signed, name)[:-1] + twin})
+    assert saves.payload(tampered) != saves.payload(signed)
     with pytest.raises(BadSignatureError):
         saves.verify(tampered, people[0].public_text)
 
