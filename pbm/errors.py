@@ -37,7 +37,7 @@ class PublicKeyError(IdentityError):
     """Text that is not a shared public key (``spite1:...``)."""
 
 
-# --- save files (pbm/saves.py) ---
+# --- save files (pbm/saves.py) and turn codes (pbm/transport/code.py) ---
 
 
 class SaveFormatError(SpiteError):
@@ -54,6 +54,10 @@ class UnsupportedFormatError(SaveFormatError):
 
 class TooLargeError(SaveFormatError):
     """A save file over the 32 KiB limit."""
+
+
+class CodeError(SaveFormatError):
+    """Pasted text that holds no whole turn code or save: a part missing, damaged or cut, or a turn too big for a code."""
 
 
 class BadSignatureError(SpiteError):

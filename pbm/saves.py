@@ -280,12 +280,13 @@ def read(path: Path) -> SaveFile:
     return parse(data)
 
 
-def _check_format(doc: dict[str, Any]) -> None:
+def _check_format(doc: dict[str, Any], expected: str = FORMAT) -> None:
     fmt = doc.get("format")
+    what = "spite save file" if expected == FORMAT else "spite turn"
     if fmt is None:
-        raise SaveFormatError("not a spite save file: it has no 'format' field", "format")
-    if fmt != FORMAT:
-        raise UnsupportedFormatError(f"not a spite save file: its format is {shown(fmt)}, not {FORMAT!r}", "format")
+        raise SaveFormatError(f"not a {what}: it has no 'format' field", "format")
+    if fmt != expected:
+        raise UnsupportedFormatError(f"not a {what}: its format is {shown(fmt)}, not {expected!r}", "format")
     version = doc.get("version")
     if version is None:
         raise SaveFormatError("field 'version' is missing", "version")
@@ -331,34 +332,63 @@ SAVE = Fields(
 )
 
 
+_LABELS = ("version", "match", "seq", "game", "turn", "prev", "signer", "score", "rules", "players")
+# A turn as a turn code carries it (docs/save-format.md, *Turn codes*), the rules and players it may leave out filled in.
+TURN = Fields(
+    {"format": Text(what=f"{TURN_FORMAT!r}")}
+    | {name: SAVE.fields[name] for name in _LABELS}
+    | {"message": Opaque(), "signature": SAVE.fields["signature"]}
+)
+
+
+def from_turn(doc: dict[str, Any]) -> SaveFile:
+    """The partial save a turn code stands for: `doc` is its turn as signed (:func:`turn_payload`) and its "signature".
+
+    Raises UnsupportedFormatError or SaveFormatError naming the field; it does not verify the signature.
+    """
+    _check_format(doc, TURN_FORMAT)
+    check_values(doc)
+    check(TURN, doc)
+    if doc["signature"] == "":
+        raise SaveFormatError("field 'signature' is empty: the turn was never signed", "signature")
+    return SaveFile(**_labels_from(doc), protocol={"message": doc["message"]}, turn_signature=doc["signature"], partial=True)
+
+
 def _from_payload(doc: dict[str, Any]) -> SaveFile:
     """The SaveFile a parsed document holds: every field is checked against SAVE first, then taken as it is."""
     check(SAVE, doc)
     for name in ("signature", "turn_signature"):
         if doc[name] == "":
             raise SaveFormatError(f"field {name!r} is empty: the file was never signed", name)
-    try:
-        ruleset = Ruleset(**doc["rules"])
-    except ValueError as e:  # numbers each fine, together impossible
-        raise SaveFormatError(f"field 'rules': {e}", "rules") from e
     return SaveFile(
-        match=doc["match"],
-        seq=doc["seq"],
-        game=doc["game"],
-        turn=doc["turn"],
-        prev=doc["prev"],
-        rules=ruleset,
-        players=(Player(**doc["players"][0]), Player(**doc["players"][1])),
-        score=(doc["score"][0], doc["score"][1]),
+        **_labels_from(doc),
         state=doc["state"],
         history=unpack_history(doc["history"]),
         packed_history=doc["history"],
         protocol=doc["protocol"],
         secrets={int(seat): blob for seat, blob in doc["secrets"].items()},
-        signer=doc["signer"],
         signature=doc["signature"],
         turn_signature=doc["turn_signature"],
     )
+
+
+def _labels_from(doc: dict[str, Any]) -> dict[str, Any]:
+    """The fields :func:`_labels` writes, read back from `doc` (checked against its schema) as SaveFile arguments."""
+    try:
+        ruleset = Ruleset(**doc["rules"])
+    except ValueError as e:  # numbers each fine, together impossible
+        raise SaveFormatError(f"field 'rules': {e}", "rules") from e
+    return {
+        "match": doc["match"],
+        "seq": doc["seq"],
+        "game": doc["game"],
+        "turn": doc["turn"],
+        "prev": doc["prev"],
+        "rules": ruleset,
+        "players": (Player(**doc["players"][0]), Player(**doc["players"][1])),
+        "score": (doc["score"][0], doc["score"][1]),
+        "signer": doc["signer"],
+    }
 
 
 def _validate(save: SaveFile) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 WIDTH = 76  # the longest line a save has
 SPACED = 40  # the longest line with a space in a value: short enough that re-wrapping never breaks it
-HEAD = "# spite save: a turn of Spite & Malice, for 'spite play'"
+HEAD = "# spite save: play it with spite"  # short, as every line with spaces
 TAIL = "# end of spite save"  # the tolerant reader knows a save is whole by this line
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 _NAMED = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}

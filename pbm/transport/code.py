@@ -1,0 +1,354 @@
+"""The chat form of a save (turn codes) and the tolerant reader of whatever a player pastes or was mailed.
+
+A turn code carries what a receiver who keeps a journal needs of a save: its turn (the protocol
+message, its labels, the chain hash) and the turn signature (pbm/saves.py), deflated and armored
+in parts that each fit one chat message, each with a checksum. The reader finds the parts
+anywhere in a text, in any order, and undoes what chat and mail do to text: quote prefixes,
+re-wrapping, CRLF, a BOM, odd spaces, quoted-printable. docs/save-format.md, *Turn codes*.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import quopri
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from nacl.bindings import crypto_hash_sha256
+
+from pbm import saves, savetext
+from pbm.errors import BadSignatureError, CodeError, SaveFormatError
+from pbm.packing import PackingError, deflate, inflate
+from pbm.saves import SaveFile
+
+PART_CHARS = 2000  # a part fits one message of Discord or Signal (about 2,000), and of Telegram (4,096)
+LINE = 64  # characters of a line of a part
+BODY_LINES = 29  # lines of code a part holds: with its BEGIN and END lines, at most PART_CHARS characters
+MAX_PARTS = 4  # past this, send the file: pasting more messages than that is no longer a chat
+MAX_INPUT = 4 * saves.MAX_BYTES  # pasted text read at most: a mailed or quoted save, or the codes of a few turns
+_CODE_LIMIT = 64 * 1024  # what a turn code may unpack to: far above any turn, far below harm
+_BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+_BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9])/([1-9]) )?([A-Z2-7]{5})\s*$")
+_END = re.compile(r"END SPITE TURN (?:([1-9])/([1-9]) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*$")
+_MARK = re.compile(r"(BEGIN|END) SPITE")
+_BODY = re.compile(r"[A-Za-z0-9+/]*")
+_QUOTE = re.compile(r"^\s*(?:[>|]\s?)+")
+_SPACES = dict.fromkeys(map(ord, "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"), " ")
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
+_QUOTES = {ord("\u201c"): '"', ord("\u201d"): '"', ord("\u2018"): "'", ord("\u2019"): "'"}
+
+
+@dataclass(frozen=True)
+class TurnCode:
+    """A turn code as read: the turn it carries with its signature (the rules and players only where it carries them)."""
+
+    turn: Mapping[str, Any]
+    parts: int
+
+    @property
+    def match(self) -> str:
+        return str(self.turn.get("match", ""))
+
+    @property
+    def seq(self) -> int:
+        seq = self.turn.get("seq")
+        if type(seq) is not int:
+            raise CodeError("the turn code has no save number ('seq'): it was not made by spite")
+        return seq
+
+
+# --- writing ---
+
+
+def carried(save: SaveFile) -> dict[str, Any]:
+    """What a turn code carries of `save`: its turn and turn signature, without what the receiver already has.
+
+    The rules are the match's from its first save on, the players from its second (who joins fills in seat 1).
+    """
+    turn = {**saves.turn_payload(save), "signature": save.turn_signature}
+    if save.seq > 1:
+        del turn["rules"]
+    if save.seq > 2:
+        del turn["players"]
+    return turn
+
+
+def encode(save: SaveFile) -> list[str]:
+    """The parts of `save`'s turn code, each a text of at most PART_CHARS characters; any number of them."""
+    raw = deflate(carried(save))
+    body = base64.b64encode(raw).decode("ascii").rstrip("=")
+    tag = _base32(crypto_hash_sha256(raw))[:5]
+    size = LINE * BODY_LINES
+    chunks = [body[i : i + size] for i in range(0, len(body), size)]
+    parts = []
+    for k, chunk in enumerate(chunks, start=1):
+        label = f"{k}/{len(chunks)} {tag}" if len(chunks) > 1 else tag
+        lines = [chunk[i : i + LINE] for i in range(0, len(chunk), LINE)]
+        parts.append("\n".join([f"BEGIN SPITE TURN {label}", *lines, f"END SPITE TURN {label} {_check(label, chunk)}"]))
+    return parts
+
+
+def armor(save: SaveFile) -> list[str]:
+    """The parts of `save`'s turn code; raises CodeError when it would take more than MAX_PARTS messages."""
+    parts = encode(save)
+    if len(parts) > MAX_PARTS:
+        raise CodeError(
+            f"this turn's code would take {len(parts)} messages of {PART_CHARS:,} characters (at most {MAX_PARTS}): send the file instead"
+        )
+    return parts
+
+
+def _check(label: str, chunk: str) -> str:
+    """The checksum of one part: its label and its code, so that a changed character or a cut is seen."""
+    return _base32(crypto_hash_sha256(f"{label}\n{chunk}".encode()))[:6]
+
+
+def _base32(raw: bytes) -> str:
+    return base64.b32encode(raw).decode("ascii").rstrip("=")
+
+
+# --- reading ---
+
+
+def read(data: bytes) -> SaveFile | TurnCode:
+    """What `data` holds: a save (as written, or pasted, quoted, re-wrapped or mailed whole) or a turn code.
+
+    Raises CodeError naming a missing, damaged or cut part, or the save's own SaveFormatError.
+    """
+    if len(data) > MAX_INPUT:
+        raise CodeError(f"this text has {len(data):,} bytes; a pasted save or turn code has at most {MAX_INPUT // 1024} KiB")
+    text = data.decode("utf-8", errors="replace")
+    if _MARK.search(text):
+        lines = [_QUOTE.sub("", line) for line in normal(text).split("\n")]
+        if any(_BEGIN.search(line) for line in lines):
+            return _read_code(lines)
+    return _read_save(data, text)
+
+
+def normal(text: str) -> str:
+    """`text` with what chat and mail change undone where nothing is lost: BOM, CRLF, odd and invisible spaces, tabs."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").translate(_INVISIBLE).translate(_SPACES)
+
+
+@dataclass(frozen=True)
+class _Part:
+    number: int
+    total: int
+    tag: str
+    chunk: str | None  # None: damaged or cut
+
+
+def _read_code(lines: list[str]) -> TurnCode:
+    """The one turn code in `lines` (quote prefixes gone); the newest of a match if several, each part found by its BEGIN line."""
+    parts = []
+    i = 0
+    while i < len(lines):
+        begin = _BEGIN.search(lines[i])
+        i += 1
+        if begin is None:
+            continue
+        number, total, tag = int(begin[1] or 1), int(begin[2] or 1), begin[3]
+        body: list[str] = []
+        chunk = None
+        while i < len(lines) and not _MARK.search(lines[i]):
+            body.append("".join(lines[i].split()))
+            i += 1
+        end = _END.search(lines[i]) if i < len(lines) else None
+        if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
+            i += 1
+            label = f"{number}/{total} {tag}" if total > 1 else tag
+            text = "".join(body)
+            if _BODY.fullmatch(text) and _check(label, text) == end[4]:
+                chunk = text
+        parts.append(_Part(number, total, tag, chunk))
+    codes = {}
+    for tag in dict.fromkeys(p.tag for p in parts):
+        try:
+            codes[tag] = _whole(tag, [p for p in parts if p.tag == tag])
+        except CodeError as e:
+            codes[tag] = e
+    good = [c for c in codes.values() if isinstance(c, TurnCode)]
+    broken = [c for c in codes.values() if isinstance(c, CodeError)]
+    if broken:
+        raise broken[-1]  # the last code pasted is the one most likely meant
+    matches = {c.match for c in good}
+    if len(matches) > 1:
+        raise CodeError("this text holds turn codes of different matches: paste the code of one turn")
+    return max(good, key=lambda c: c.seq)
+
+
+def _whole(tag: str, parts: list[_Part]) -> TurnCode:
+    """The turn code whose parts are `parts` (all of one tag), or CodeError naming the first part missing, damaged or cut."""
+    total = parts[0].total
+    if any(p.total != total for p in parts):
+        raise CodeError(f"the parts of turn code {tag} disagree on how many parts it has: some are damaged")
+    chunks: list[str] = []
+    for number in range(1, total + 1):
+        found = [p for p in parts if p.number == number]
+        good = next((p.chunk for p in found if p.chunk is not None), None)
+        which = f"part {number} of {total}" if total > 1 else "the turn code"
+        if good is None:
+            raise CodeError(f"{which} is {'damaged or cut' if found else 'missing'}{_AGAIN}")
+        chunks.append(good)
+    body = "".join(chunks)
+    try:
+        raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError) as e:
+        raise CodeError(f"turn code {tag} is damaged{_AGAIN}") from e
+    if _base32(crypto_hash_sha256(raw))[:5] != tag:
+        raise CodeError(f"the parts of turn code {tag} do not belong together{_AGAIN}")
+    try:
+        turn = inflate(raw, limit=_CODE_LIMIT)
+    except PackingError as e:
+        raise CodeError(f"turn code {tag} {e}") from e
+    if not isinstance(turn, dict):
+        raise CodeError(f"turn code {tag} does not hold a turn: it was not made by spite")
+    return TurnCode(turn, total)
+
+
+_AGAIN = ": copy it again from the chat, every line from BEGIN SPITE to END SPITE"
+
+
+# --- a save that was pasted, quoted, re-wrapped or mailed ---
+
+
+def _read_save(data: bytes, text: str) -> SaveFile:
+    """The save in `data`: as it is if it reads and its signature holds, else the first repair of the text that does.
+
+    A repair whose signature fails is returned for the checks to refuse; with none that reads, the error of `data` as it is.
+    """
+    first_error: SaveFormatError | None = None
+    unverified: SaveFile | None = None
+    for candidate in (data, *_repairs(text)):
+        try:
+            save = saves.parse(candidate)
+        except SaveFormatError as e:
+            first_error = first_error or e
+            continue
+        try:
+            saves.verify(save, save.signer_key)  # signed by the key it names: whole; the real check, against the pinned key, follows
+            return save
+        except BadSignatureError:
+            unverified = unverified or save
+    if unverified is not None:
+        return unverified
+    assert first_error is not None
+    raise first_error
+
+
+def _repairs(text: str) -> list[bytes]:
+    """The text of a save as it was written, from what mail or chat made of it: a few readings, the likeliest first."""
+    plain = "\n".join(_QUOTE.sub("", line) for line in normal(text).split("\n"))
+    readings = [plain, plain.translate(_QUOTES)]
+    if "=3D" in plain or re.search(r"=\n", plain):  # quoted-printable, as a mail's source shows it
+        readings.append(normal(quopri.decodestring(plain.encode("utf-8")).decode("utf-8", errors="replace")))
+    repaired = []
+    for reading in readings:
+        candidate = unwrap(_cut(reading)).encode("utf-8")
+        if candidate not in repaired:
+            repaired.append(candidate)
+    return repaired
+
+
+def _cut(text: str) -> str:
+    """The lines from the save's first line to its last (savetext.HEAD and TAIL), without what a client put around them."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if savetext.HEAD in line or line.startswith('format = "')), 0)
+    end = next((i for i in range(start, len(lines)) if savetext.TAIL in lines[i]), len(lines) - 1)
+    return "\n".join(lines[start : end + 1])
+
+
+def unwrap(text: str) -> str:
+    """`text` with the lines a re-wrapping client broke joined back: each break leaves a line that cannot end there.
+
+    Lines end inside a one-line string, inside a multi-line string without a line-ending backslash, inside an inline
+    table, after `=` or after a key alone (pbm/savetext.py writes no line that could be broken elsewhere).
+    """
+    lines = text.split("\n")
+    out = []
+    in_text, depth = False, 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        while True:
+            after, broken = _scan(line, in_text, depth)
+            if not broken or i + 1 >= len(lines):
+                break
+            i += 1
+            line = line.rstrip() + lines[i].lstrip()
+        out.append(line)
+        (in_text, depth), i = after, i + 1
+    return "\n".join(out)
+
+
+def _scan(line: str, in_text: bool, depth: int) -> tuple[tuple[bool, int], bool]:
+    """TOML state after `line` (inside a multi-line string, array depth) from the state before it, and whether it is broken."""
+    i, n = 0, len(line)
+    braces, wants_value, wants_equals = 0, False, False
+    statement = depth == 0 and not in_text
+    while i < n:
+        if in_text:
+            if line[i] == "\\":
+                i += 2
+            elif line.startswith('"""', i):
+                in_text, i = False, i + 3
+            else:
+                i += 1
+            continue
+        c = line[i]
+        if c in " \t":
+            i += 1
+            continue
+        if c == "#":
+            break
+        if statement:
+            statement = False
+            if c == "[":  # a table header, [a.b] or [[a.b]]
+                bracket = "]]" if line.startswith("[[", i) else "]"
+                close = line.find(bracket, i)
+                if close < 0:
+                    return (in_text, depth), True
+                i = close + len(bracket)
+                continue
+            wants_equals = True
+        if line.startswith('"""', i):
+            in_text, wants_value, i = True, False, i + 3
+            continue
+        if c in "\"'":
+            close = _closing(line, i)
+            if close < 0:
+                return (in_text, depth), True
+            wants_value, i = False, close + 1
+            continue
+        if c == "=":
+            wants_equals, wants_value = False, True
+        elif c in "[]":
+            depth += 1 if c == "[" else -1
+            wants_value = False
+        elif c in "{}":
+            braces += 1 if c == "{" else -1
+            wants_value = False
+        elif c not in ",":
+            wants_value = False
+        i += 1
+    if in_text:
+        rest = line.rstrip()
+        return (True, depth), (len(rest) - len(rest.rstrip("\\"))) % 2 == 0  # no line-ending backslash: a break
+    return (False, depth), braces > 0 or wants_value or (wants_equals and depth == 0)
+
+
+def _closing(line: str, start: int) -> int:
+    """Where the one-line string opening at `start` closes (basic strings have escapes, literal ones none); -1 if it does not."""
+    quote = line[start]
+    i = start + 1
+    while i < len(line):
+        if line[i] == "\\" and quote == '"':
+            i += 2
+        elif line[i] == quote:
+            return i
+        else:
+            i += 1
+    return -1
