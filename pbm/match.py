@@ -3,6 +3,8 @@
 The save carries the protocol message, the public table, and each player's side of the match
 (public part in `protocol.carry`, secrets sealed in `secrets`, pbm/carry.py). The journal keeps
 this player's own side too; without it, the player goes on from the file (docs/save-format.md).
+A turn code (pbm/transport/code.py) carries only the turn: the journal completes it into the
+save it stands for, which is then opened exactly as the file would be.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from nacl.bindings import crypto_hash_sha256
 
@@ -42,6 +45,7 @@ from pbm.schema import check
 from pbm.secrets import seal, unseal
 from pbm.shown import plain
 from pbm.table import table_data, table_state
+from pbm.transport.code import TurnCode
 
 DEFAULT_OPPONENT = "Opponent"
 
@@ -51,7 +55,7 @@ class Opened:
     """A verified save as seen by one player: where the match stands and what this player may do."""
 
     save: SaveFile
-    path: Path
+    path: Path  # the file read; for a turn code, where the answer is written (beside the text, or a folder)
     me: int
     seat: Seat
     check: Check
@@ -59,6 +63,11 @@ class Opened:
     mine: bool = False  # the file is this player's own last save
     sides: Sides = (None, None)  # both players' public sides as the file carries them
     resumed: bool = False  # this player's side came from the file: the journal had no record of it
+
+    @property
+    def file(self) -> Path | None:
+        """The save file read, or None for a turn code (the journal records no file for it)."""
+        return None if self.save.partial else self.path
 
     @property
     def carries_mine(self) -> bool:
@@ -159,6 +168,7 @@ class _Kept:
     game: int
     history: str  # history_digest of the game's turns as that file listed them
     blob: str = ""  # this player's sealed secrets as their last file carried them
+    turns: tuple[TurnRecord, ...] | None = None  # the game's turns as that file listed them, if the journal kept them
 
 
 def _restore(side: Side | None, blob: str | None, identity: Identity, match: bytes, seq: int) -> _Kept:
@@ -189,9 +199,9 @@ def _restore(side: Side | None, blob: str | None, identity: Identity, match: byt
     return _Kept(Seat(party, state), side, rules, players, side["game"], side["history"], blob)
 
 
-def _kept_text(side: Side, blob: str) -> str:
-    """What the journal keeps of this player's side after one of their files."""
-    return json.dumps({"side": side, "blob": blob}, sort_keys=True)
+def _kept_text(side: Side, blob: str, history: tuple[TurnRecord, ...]) -> str:
+    """What the journal keeps of this player's side after one of their files, and the game's turns it listed (for turn codes)."""
+    return json.dumps({"side": side, "blob": blob, "turns": saves.pack_history(history)}, sort_keys=True)
 
 
 def _kept(journal: Journal, save: SaveFile, me: int, seq: int, identity: Identity) -> _Kept | None:
@@ -202,7 +212,9 @@ def _kept(journal: Journal, save: SaveFile, me: int, seq: int, identity: Identit
     data = json.loads(text)
     if not isinstance(data, dict) or "side" not in data:  # kept by an older spite, before files carried the sides
         return None
-    return _restore(data["side"], data["blob"], identity, match_id_bytes(save), seq)
+    kept = _restore(data["side"], data["blob"], identity, match_id_bytes(save), seq)
+    turns = saves.unpack_history(data["turns"]) if isinstance(data.get("turns"), str) else None
+    return dataclasses.replace(kept, turns=turns if turns is None or history_digest(turns) == kept.history else None)
 
 
 def _check_carry(sides: Sides, me: int, kept: _Kept) -> None:
@@ -237,7 +249,36 @@ def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = 
     Signature, chain, proofs, moves and table. With `earlier`, a save the journal recorded before its latest one
     opens too (status EARLIER), to be looked at. Raises a SpiteError that says what is wrong; records nothing.
     """
-    save = save if save is not None else saves.read(path)
+    return open_received(save if save is not None else saves.read(path), path, identity, journal, earlier)
+
+
+def open_code(code: TurnCode, beside: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
+    """Take in a turn code as the file of the same turn: the save it stands for, completed from this player's journal.
+
+    A code leaves out the match's rules after its first save and its players after its second: they are those of this
+    player's last file (or of this file, if it is theirs), as the journal kept it. `beside` is where an answer goes.
+    """
+    turn = dict(code.turn)
+    if "rules" not in turn or "players" not in turn:
+        text = journal.seat(code.match, code.seq - 1) or journal.seat(code.match, code.seq)
+        side = json.loads(text).get("side") if text else None
+        if not isinstance(side, dict):
+            raise NoRecordError(
+                f"this turn code (save {code.seq} of match {code.match[:8]}) answers a file this machine has no record of: "
+                "play it where you wrote your last file, or ask for the file instead of the code"
+            )
+        turn.setdefault("rules", side["rules"])
+        turn.setdefault("players", [{"name": name, "key": key} for name, key in side["players"]])
+    return open_received(saves.from_turn(turn), beside, identity, journal, earlier)
+
+
+def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
+    """Verify and take in `save`, read from `path` or completed from a turn code, for `identity`: every check of a file.
+
+    A turn code states no table, turns, carry or sealed secrets: those a file states are checked against what this
+    player computes and keeps; for a code they are taken from that. With `earlier`, a save the journal recorded before
+    its latest one opens too (status EARLIER), to be looked at. Raises a SpiteError that says what is wrong; records nothing.
+    """
     me = seat_of(save, identity)
     saves.verify(save, journal.key_for(save))
     try:
@@ -249,23 +290,33 @@ def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = 
     seq = save.seq if save.signer == me else save.seq - 1  # this player's last file: this one, or the one it answers
     kept = _kept(journal, save, me, seq, identity) if seq >= 1 else None
     resumed = seq >= 1 and kept is None
+    if resumed and save.partial:
+        raise NoRecordError("this machine has no record of your side of the match, which a turn code does not carry: ask for the file")
     # with the journal, the carry is unpacked last: a changed message then fails on its own checks, not on the carry's
-    sides = carry.unpack_sides(save) if resumed or save.signer == me else None
+    sides = (None, None) if save.partial else carry.unpack_sides(save) if resumed or save.signer == me else None
     if resumed:
         assert sides is not None
         kept = _restore(sides[me], save.secrets.get(me), identity, match_id_bytes(save), seq)
     if save.signer == me:
         assert kept is not None and sides is not None
         _check_carry(sides, me, kept)
+        if save.partial:
+            save = dataclasses.replace(save, history=kept.turns or ())
         return Opened(save, path, me, kept.seat, check, mine=True, sides=sides, resumed=resumed)
     message = save.protocol.get("message")
     if not isinstance(message, dict):
         raise TableMismatchError("the file has no protocol message to take in")
     if kept is None:  # the invitation: this player joins
-        kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, history_digest(()))
+        kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, history_digest(()), turns=())
     _check_labels_before(save, kept, me)
     seat = kept.seat
     moves = seat.receive(json.loads(json.dumps(message)))
+    if save.partial:  # what the file of this turn would state, as this player computes it
+        if kept.turns is None:
+            raise NoRecordError("your journal does not list this game's turns (an older spite kept it): ask for the file")
+        game = _game_label(message, kept.game)
+        history = _turns_after(kept.turns, kept.game, game, save.signer, moves)
+        save = dataclasses.replace(save, history=history, state=_table_after(seat, moves))
     _check_labels_after(save, kept, message, moves)
     _check_table(save, seat, moves)
     sides = sides or carry.unpack_sides(save)
@@ -274,9 +325,20 @@ def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = 
     return Opened(save, path, me, seat, check, moves, sides=sides, resumed=resumed)
 
 
+def _turns_after(turns: tuple[TurnRecord, ...], was: int, game: int, by: int, moves: list[Move]) -> tuple[TurnRecord, ...]:
+    """This game's turns after a file of `game` with `moves` by seat `by`, from the turns of game `was` before it."""
+    earlier = turns if game == was else ()
+    return (*earlier, TurnRecord(by, " ".join(map(str, moves)))) if moves else earlier
+
+
+def _table_after(seat: Seat, moves: list[Move]) -> dict[str, Any]:
+    """The table a file with `moves` states (the one they lead to); a file without moves states none."""
+    return {} if seat.state is None or not moves else table_data(seat.state)
+
+
 def _check_labels_before(save: SaveFile, kept: _Kept, me: int) -> None:
     """Rules and players are those of the match as this player last wrote them (seat 1 is filled in once, on joining)."""
-    if kept.blob and save.secrets.get(me) != kept.blob:
+    if kept.blob and me in save.secrets and save.secrets[me] != kept.blob:  # left out in an answer to a turn code
         raise TableMismatchError("the file does not carry back your sealed secrets as your last file had them")
     if save.rules != kept.rules:
         raise TableMismatchError("the file changes the rules of the match (pay-off size, target score or another number)")
@@ -309,8 +371,7 @@ def _check_labels_after(save: SaveFile, kept: _Kept, message: dict, moves: list[
 
 def _check_table(save: SaveFile, seat: Seat, moves: list[Move]) -> None:
     """A file with moves states the table they lead to, which must be the recomputed one; a file without moves states none."""
-    expected = {} if seat.state is None or not moves else table_data(seat.state)
-    if dict(save.state) != expected:
+    if dict(save.state) != _table_after(seat, moves):
         raise TableMismatchError("the table in this file is not the one its moves lead to: it was edited or made wrongly")
 
 
@@ -323,9 +384,7 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     played = list(seat.moves)
     message = seat.send()
     game = _game_label(message, save.game)
-    history = list(save.history) if save.game == game else []
-    if played:
-        history.append(TurnRecord(me, " ".join(map(str, played))))
+    history = _turns_after(save.history, save.game, game, me, played)
     players = list(save.players)
     name = players[me].name
     if save.seq == 1 and me == 1 and name == DEFAULT_OPPONENT:
@@ -340,8 +399,8 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
         rules=save.rules,
         players=(players[0], players[1]),
         score=seat.party.record.scores,
-        state=table_data(seat.state) if played and seat.state is not None else {},
-        history=tuple(history),
+        state=_table_after(seat, played),
+        history=history,
         protocol={"message": message},
         secrets=save.secrets,
     )
@@ -349,9 +408,9 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     path = out if out is not None else saves.fresh_path(signed, opened.path)
     if path.exists() or path.resolve() == opened.path.resolve():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
-    journal.record(save, opened.path)
+    journal.record(save, opened.file)
     # the answer is recorded before it is on disk: from here on, this is the answer, and a retry writes these bytes again
-    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[me]))
+    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[me], signed.history))
     fault_point("answer-recorded")
     return signed, _put(journal, signed, data, path, "your answer is recorded: run the same command again to write it")
 
@@ -465,7 +524,7 @@ def new_match(
     path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
     if path.exists():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
-    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[0]))
+    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[0], signed.history))
     fault_point("invitation-recorded")
     try:
         return signed, _put(journal, signed, data, path, "nothing was kept: the match was not started")
