@@ -19,22 +19,27 @@ from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
 from pbm import render, saves, turn
-from pbm.errors import NotYourTurnError, PassphraseError, ReplayError, SpiteError
-from pbm.home import JOURNAL_FILE, match_lock, remove_stale, spite_home
+from pbm.errors import NotYourTurnError, PassphraseError, ReplayError, SaveFormatError, SpiteError
+from pbm.home import JOURNAL_FILE, match_lock, read_head, remove_stale, spite_home
 from pbm.identity import Identity, check_name, exposure, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal, Status
 from pbm.match import (
     DEFAULT_OPPONENT,
     Answered,
     Opened,
+    completed,
     last_file_between,
     new_match,
+    open_received,
     open_save,
     recorded_answer,
     replace_rules,
     write_next,
 )
+from pbm.saves import SaveFile
 from pbm.shown import LINE, cut, plain
+from pbm.transport import code
+from pbm.transport.code import TurnCode
 
 # markup=False: no text spite prints is read as rich markup, so a name like "[/x]" or "[link=…]" is only text
 out = Console(highlight=False, emoji=False, markup=False)
@@ -274,8 +279,9 @@ def new(
     payoff: PayoffOption = None,
     target: TargetOption = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write the invitation.")] = None,
+    copy: Annotated[bool, typer.Option("--copy", help="Put the invitation's turn code on the clipboard, to paste into a chat.")] = False,
 ) -> None:
-    """Start a match and write the invitation file to send to your opponent."""
+    """Start a match and write the invitation file to send to your opponent (as a file, or its turn code in a chat)."""
     home = spite_home()
     identity = _identity(home, name)
     opponent = check_name(opponent) if opponent is not None else None
@@ -292,25 +298,61 @@ def new(
     me, them = plain(identity.name), plain(opponent or "your opponent")
     out.print(f"Match {save.match[:8]} started: {me} against {them}, first to {rules.target_score}.")
     out.print(f"Wrote {plain(str(path))}", soft_wrap=True)
-    out.print(f"Send this file to {them}. They run: spite play {plain(path.name)}", soft_wrap=True)
+    _how_to_send(save, path, them, copy)
+    out.print(f"They answer it with: spite play {plain(path.name)}, or spite play --paste (a code they copied).", soft_wrap=True)
     out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.")
 
 
-def _open(identity: Identity, journal: Journal, path: Path, save: saves.SaveFile, durable: bool, earlier: bool = False) -> Opened:
-    """The save read from `path`, verified and taken in for this player, and recorded as received (`durable`: synced to
-    disk, for a file about to be answered); `earlier` also opens a file of the match already seen, to look at."""
+# --- what the player received: a file, standard input or the clipboard; a save or a turn code ---
+
+FileArg = Annotated[
+    Path | None,
+    typer.Argument(
+        metavar="FILE", show_default=False, help="The save file or turn code your opponent sent you: a file, or - to read what you paste."
+    ),
+]
+PasteOpt = Annotated[bool, typer.Option("--paste", help="Read the turn code (or save) from the clipboard.")]
+
+
+def _received(file: Path | None, paste: bool) -> tuple[SaveFile | TurnCode, Path]:
+    """What the player gives: a save or a turn code, and where an answer goes (beside the file, else this folder)."""
+    if file is None and not paste:
+        raise UsageError("Missing argument 'FILE'.")  # the same words as any other command's missing argument
+    if file is not None and paste:
+        raise UsageError("give a FILE (- for standard input) or --paste, not both")
+    if paste:
+        return code.read(_paste().encode("utf-8")), Path.cwd()
+    assert file is not None
+    if str(file) == "-":
+        return code.read(sys.stdin.buffer.read(code.MAX_INPUT + 1)), Path.cwd()
     try:
-        opened = open_save(path, identity, journal, earlier=earlier, save=save)
+        data = read_head(file, code.MAX_INPUT + 1)
+    except OSError as e:
+        raise SaveFormatError(f"cannot read {file}: {e.strerror or e}") from e
+    return code.read(data), file
+
+
+def _save_of(received: SaveFile | TurnCode, identity: Identity, journal: Journal) -> SaveFile:
+    """The save a player gave: itself, or the one a turn code stands for, completed from their journal."""
+    return completed(received, identity, journal) if isinstance(received, TurnCode) else received
+
+
+def _open(identity: Identity, journal: Journal, save: SaveFile, where: Path, durable: bool, earlier: bool = False) -> Opened:
+    """The save given (read from `where`, or completed from a turn code), verified and taken in for this player, and
+    recorded as received (`durable`: synced to disk, for a file about to be answered); `earlier` also opens a file of the
+    match already seen, to look at."""
+    try:
+        opened = open_received(save, where, identity, journal, earlier)
     except SpiteError as e:
         _explain_answered(save, identity, journal, e)
         raise
     if not opened.mine and opened.check.status is not Status.EARLIER:
         # received: from now on a second, different version of it is a fork, whichever command saw it first
-        journal.record(opened.save, path, durable=durable)
-    if not opened.resumed and not opened.carries_mine and opened.save.seq > 1:
+        journal.record(opened.save, opened.file, durable=durable)
+    if not opened.resumed and not opened.carries_mine and opened.save.seq > 1 and not opened.save.partial:
         err.print(
-            "Note: this file does not carry your side of the match (it would not have fitted in 32 KiB); "
-            "your journal has it, so answer this file on this machine."
+            "Note: this file does not carry your side of the match (it answers a turn code, or would not have fitted in "
+            "32 KiB); your journal has it, so answer this file on this machine."
         )
     if opened.resumed:
         err.print(
@@ -320,16 +362,16 @@ def _open(identity: Identity, journal: Journal, path: Path, save: saves.SaveFile
     return opened
 
 
-def _seen(path: Path) -> Opened:
-    """`path` opened for show or verify (an earlier file of the match too), recorded as seen without a disk sync."""
+def _seen(file: Path | None, paste: bool) -> Opened:
+    """What the player gave opened for show or verify (an earlier file of the match too), recorded as seen without a disk sync."""
+    received, where = _received(file, paste)
     home = spite_home()
     identity = _identity(home)
-    save = saves.read(path)
     with Journal.open(home) as journal:
-        return _open(identity, journal, path, save, durable=False, earlier=True)
+        return _open(identity, journal, _save_of(received, identity, journal), where, durable=False, earlier=True)
 
 
-def _explain_answered(save: saves.SaveFile, identity: Identity, journal: Journal, error: SpiteError) -> None:
+def _explain_answered(save: SaveFile, identity: Identity, journal: Journal, error: SpiteError) -> None:
     """An invitation this player already answered says so, instead of what the journal's check made of it."""
     if save.seq != 1 or save.players[1].key:
         return
@@ -343,7 +385,7 @@ def _explain_answered(save: saves.SaveFile, identity: Identity, journal: Journal
     ) from error
 
 
-def _answered_again(received: saves.SaveFile, answered: Answered) -> None:
+def _answered_again(received: SaveFile, answered: Answered) -> None:
     """This player answered `received` already: say where the answer is (written again if it was not on disk)."""
     other = plain(received.players[received.signer].name)
     if not answered.rewritten:
@@ -439,7 +481,8 @@ def _keys_line(opened: Opened, writing: bool) -> str:
 @_handled
 def play(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="The save file your opponent sent you.", show_default=False)],
+    file: FileArg = None,
+    paste: PasteOpt = False,
     moves: Annotated[str | None, typer.Option("--moves", metavar="MOVES", help='Your whole turn, e.g. "p-c1 7-c2 Q-s2".')] = None,
     auto: Annotated[bool, typer.Option("--auto", help="Let the expert bot play your turn.")] = False,
     hint: Annotated[bool, typer.Option("--hint", help="Show the bot's suggested turn before you move.")] = False,
@@ -448,24 +491,27 @@ def play(
         Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write your answer (never over FILE).")
     ] = None,
     yes: YesOption = False,
+    copy: Annotated[bool, typer.Option("--copy", help="Put your answer's turn code on the clipboard, to paste into a chat.")] = False,
 ) -> None:
-    """Verify FILE, play your turn (or join the match), and write the file to send back."""
+    """Verify what your opponent sent (a file or a turn code), play your turn, and write the answer to send back."""
     if auto and moves is not None:
         raise UsageError("--auto and --moves both say how to play the turn: give one of them", ctx=ctx)
+    given, where = _received(file, paste)
     home = spite_home()
     identity = _identity(home)
-    received = saves.read(file)
-    with Journal.open(home) as journal, match_lock(home, received.match):  # one spite at a time answers a file of this match
-        remove_stale(file.parent, received.match)
+    with Journal.open(home) as journal, match_lock(home, given.match):  # one spite at a time answers a file of this match
+        received = _save_of(given, identity, journal)
+        what = "turn code" if received.partial else "file"
+        remove_stale(where if where.is_dir() else where.parent, received.match)
         answered = recorded_answer(received, identity, journal, output)
         if answered is not None:
             _answered_again(received, answered)
             return
-        opened = _open(identity, journal, file, received, durable=True)
+        opened = _open(identity, journal, received, where, durable=True)
         _announce_keys(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
-            raise NotYourTurnError(f"this is your own file: it is {other}'s turn; send them {file}")
+            raise NotYourTurnError(f"this is your own {what}: it is {other}'s turn; send it to them")
         _check_seat(opened, identity, yes)
         if not opened.owes_file:
             _board(opened)
@@ -482,19 +528,43 @@ def play(
                 auto,
                 think,
                 confirm=not yes,
-                reopen=lambda: open_save(file, identity, journal, save=received),
-                again=f"play {file} again when you are ready.",
+                reopen=lambda: open_received(received, where, identity, journal),
+                again=f"play {file if file is not None and str(file) != '-' else 'the ' + what} again when you are ready.",
             )
         elif moves:
             raise SpiteError("this file asks for no moves from you (the cards are being dealt); run it without --moves")
-        _, path = write_next(opened, identity, journal, output)
+        answer, path = write_next(opened, identity, journal, output)
     other = opened.names[1 - opened.me]
     _show_game_over(opened)
     if opened.match_over:
         if not _game_over(opened):
             out.print(_result_line(opened) or "", markup=False)
         out.print(_keys_line(opened, writing=True), markup=False)
-    out.print(f"Wrote {path}\nSend it to {other}.", soft_wrap=True, markup=False)
+    out.print(f"Wrote {path}", soft_wrap=True, markup=False)
+    _how_to_send(answer, path, other, copy)
+
+
+def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
+    """Say both ways to send `save`: its turn code in a chat (on the clipboard with `copy`), or the file."""
+    parts = code.encode(save)
+    if len(parts) > code.MAX_PARTS:
+        out.print(f"Send the file to {other} (its turn code would take {len(parts)} chat messages).", soft_wrap=True, markup=False)
+        return
+    messages = "one message" if len(parts) == 1 else f"{len(parts)} messages"
+    if copy:
+        try:
+            _copy(parts[0])
+        except SpiteError as e:
+            err.print(f"spite: could not copy the turn code: {e}", markup=False, soft_wrap=True)
+        else:
+            more = f" (part 1 of {len(parts)}; spite code {path.name} --part 2 --copy for the next)" if len(parts) > 1 else ""
+            out.print(f"Its turn code is on your clipboard{more}: paste it into your chat with {other}.", soft_wrap=True, markup=False)
+            return
+    out.print(
+        f"Send it to {other}: paste its turn code into your chat ({messages}; spite code {path.name} prints it), or attach the file.",
+        soft_wrap=True,
+        markup=False,
+    )
 
 
 def _check_seat(opened: Opened, identity: Identity, yes: bool) -> None:
@@ -654,11 +724,12 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
 @command(epilog="Example: spite show spite-3342e18f-g1-t4.toml --json")
 @_handled
 def show(
-    file: FileArgument,
+    file: FileArg = None,
+    paste: PasteOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole view as JSON for scripts (docs/show-json.md).")] = False,
 ) -> None:
-    """Show your view of FILE without moving (it is verified first); an earlier file of a match shows that position."""
-    opened = _seen(file)
+    """Show your view of FILE, a save or a turn code, without moving (it is verified first); an earlier file shows that position."""
+    opened = _seen(file, paste)
     earlier = opened.check.status is Status.EARLIER
     if as_json:
         from pbm.view import summary
@@ -692,20 +763,26 @@ def show(
 
 @command(epilog="Example: spite verify spite-3342e18f-g1-t4.toml")
 @_handled
-def verify(file: FileArgument) -> None:
-    """Run every check on FILE (signature, chain, moves, proofs, table, audits) and say what was checked."""
-    opened = _seen(file)
+def verify(file: FileArg = None, paste: PasteOpt = False) -> None:
+    """Run every check on FILE, a save or a turn code (signature, chain, moves, proofs, table, audits), and say what was checked."""
+    opened = _seen(file, paste)
     save = opened.save
     signer = save.players[save.signer]
-    out.print(f"format:    {save.format} version {save.version}, within 32 KiB")
-    out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint})")
+    if save.partial:
+        out.print(f"format:    a turn code of {save.format} version {save.version}: the signed turn, completed from your journal")
+        out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint}), of the turn")
+    else:
+        out.print(f"format:    {save.format} version {save.version}, within 32 KiB")
+        out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint})")
     where = f"game {save.game}, turn {save.turn} of match {save.match[:8]} (file {save.seq} of the chain)"
     latest = opened.check.latest
     if opened.check.status is Status.EARLIER and latest is not None:
         out.print(f"chain:     an earlier file: {where}; the match has moved on to game {latest.game}, turn {latest.turn}")
     else:
         out.print(f"chain:     {opened.check.status.value}: {where}")
-    if opened.resumed:
+    if save.partial:
+        out.print("your side: in your journal (a turn code does not carry it)")
+    elif opened.resumed:
         out.print("your side: taken from this file (this machine has no record of it), sealed by you and unchanged")
     elif opened.carries_mine and (save.seq > 1 or opened.mine):
         out.print("your side: carried as your last file left it")
@@ -717,11 +794,81 @@ def verify(file: FileArgument) -> None:
     n = len(opened.their_moves)
     out.print(f"moves:     {n} move{'s' if n != 1 else ''} checked against the rules")
     out.print("proofs:    every shuffle, card reveal and draw proof checks out")
-    out.print("table:     the table in the file is the one the moves lead to")
+    if save.partial:
+        out.print("table:     the one the moves lead to (a turn code states none)")
+    else:
+        out.print("table:     the table in the file is the one the moves lead to")
     g = opened.seat.party.game
     if g is not None and g.audited:
         out.print(f"audit:     game {g.number} audited: the revealed keys are those published, every card accounted for")
     out.print("OK")
+
+
+@command("code", epilog="Example: spite code spite-3342e18f-g1-t4.toml --copy")
+@_handled
+def code_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", show_default=False, help="A save file (- reads it from standard input).")],
+    part: Annotated[int | None, typer.Option("--part", min=1, help="Only this part of a code of several parts.")] = None,
+    copy: Annotated[bool, typer.Option("--copy", help="Put the code (or the part) on the clipboard instead of printing it.")] = False,
+) -> None:
+    """Print FILE's turn code: text to paste into a chat, one message per part (BEGIN SPITE to END SPITE)."""
+    received, _ = _received(file, False)
+    if isinstance(received, TurnCode):
+        raise SpiteError("this is a turn code already: paste it as it is")
+    parts = code.armor(received)
+    if part is not None and part > len(parts):
+        raise typer.BadParameter(f"this turn code has {len(parts)} part{'s' if len(parts) != 1 else ''}", param_hint="--part")
+    chosen = parts if part is None else [parts[part - 1]]
+    if copy:
+        _copy("\n\n".join(chosen))
+        which = "the turn code" if len(parts) == 1 else f"part {part} of {len(parts)}" if part else f"all {len(parts)} parts"
+        out.print(f"Copied {which} to the clipboard: paste it into your chat as one message{'s each' if len(chosen) > 1 else ''}.")
+        return
+    out.print("\n\n".join(chosen), markup=False, highlight=False, soft_wrap=True)
+
+
+# --- the clipboard (pyperclip, imported only when asked for) ---
+
+
+def _clipboard() -> Any:
+    try:
+        import pyperclip
+    except ImportError as e:
+        raise SpiteError("the clipboard needs the pyperclip package (pip install pyperclip)") from e
+    return pyperclip
+
+
+def _copy(text: str) -> None:
+    clip = _clipboard()
+    try:
+        clip.copy(text)
+    except clip.PyperclipException as e:
+        raise SpiteError(_no_clipboard()) from e
+
+
+def _paste() -> str:
+    clip = _clipboard()
+    try:
+        text = clip.paste()
+    except clip.PyperclipException as e:
+        raise SpiteError(_no_clipboard()) from e
+    if not text.strip():
+        raise SpiteError("the clipboard is empty: copy the turn code (every line from BEGIN SPITE to END SPITE) first")
+    return text
+
+
+def _no_clipboard() -> str:
+    """What is missing for a clipboard, said plainly: a graphical session, or a clipboard tool."""
+    import shutil
+
+    if sys.platform.startswith("linux") or "bsd" in sys.platform:
+        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            return "there is no clipboard here: this terminal has no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+        tools = ("wl-copy", "wl-paste") if os.environ.get("WAYLAND_DISPLAY") else ("xclip", "xsel")
+        if not any(shutil.which(tool) for tool in tools):
+            wanted = "wl-clipboard (wl-copy, wl-paste)" if os.environ.get("WAYLAND_DISPLAY") else "xclip or xsel"
+            return f"no clipboard tool was found: install {wanted}, or copy the code by hand"
+    return "the clipboard cannot be used here; copy the code by hand"
 
 
 @command(epilog="Example: spite games")

@@ -252,11 +252,12 @@ def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = 
     return open_received(save if save is not None else saves.read(path), path, identity, journal, earlier)
 
 
-def open_code(code: TurnCode, beside: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
-    """Take in a turn code as the file of the same turn: the save it stands for, completed from this player's journal.
+def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
+    """The save a turn code stands for: its turn, with what it leaves out taken from this player's journal.
 
     A code leaves out the match's rules after its first save and its players after its second: they are those of this
-    player's last file (or of this file, if it is theirs), as the journal kept it. `beside` is where an answer goes.
+    player's last file (or of this one, if it is theirs), as the journal kept it. The save is then opened as a file is
+    (:func:`open_received`).
     """
     turn = dict(code.turn)
     if "rules" not in turn or "players" not in turn:
@@ -269,7 +270,7 @@ def open_code(code: TurnCode, beside: Path, identity: Identity, journal: Journal
             )
         turn.setdefault("rules", side["rules"])
         turn.setdefault("players", [{"name": name, "key": key} for name, key in side["players"]])
-    return open_received(saves.from_turn(turn), beside, identity, journal, earlier)
+    return saves.from_turn(turn)
 
 
 def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:

@@ -19,6 +19,7 @@ from hostile import resign_doc
 from engine.cards import RANK_TEXT, RANKS, Card
 from pbm import saves
 from pbm.shown import LINE
+from pbm.transport import code
 
 
 @dataclass
@@ -212,9 +213,12 @@ def test_a_truncated_save_is_refused(table: Table) -> None:
 def test_a_file_over_the_size_limit_is_refused(table: Table) -> None:
     data = table.latest.read_bytes()
     path = table.folder / "big.toml"
-    path.write_bytes(data + b"# padding\n" * ((33 * 1024 - len(data)) // 10 + 1))
+    tail = data.index(b"# end of spite save")  # what follows the save's last line is not the save's (a mail's footer)
+    path.write_bytes(data[:tail] + b"# padding\n" * ((33 * 1024 - len(data)) // 10 + 1) + data[tail:])
     assert path.stat().st_size > 33 * 1024
     refused_by_play_and_verify(table.bob, path, "32 KiB")
+    path.write_bytes(data + b"# a footer\n" * ((code.MAX_INPUT + 1024) // 11))
+    refused_by_play_and_verify(table.bob, path, f"{code.MAX_INPUT // 1024} KiB")
 
 
 @pytest.mark.parametrize("source", ["sparse", "endless"])

@@ -18,7 +18,8 @@ from cli_helpers import THINK, Player, answer, assert_refused, files, invite, ne
 
 from engine.moves import InvalidMoveError, parse_turn
 from pbm import saves
-from pbm.errors import SaveFormatError, UnknownKeyError
+from pbm.errors import SaveFormatError, SpiteError, UnknownKeyError
+from pbm.transport import code
 
 
 @dataclass
@@ -82,11 +83,16 @@ def _changed_text(text: str, rng: random.Random) -> str:
     return text[:i] + rng.choice([c for c in alphabet if c != text[i]]) + text[i + 1 :]
 
 
+def _under(place: str, fields: tuple[str, ...]) -> bool:
+    """Whether `place` is one of `fields` or inside one (".turn" is not ".turn_signature")."""
+    return any(f == "" or place == f or place.startswith((f"{f}.", f"{f}[")) for f in fields)
+
+
 def field_edit(doc: dict[str, Any], rng: random.Random, only: tuple[str, ...] = ("",)) -> tuple[str, bytes]:
     """The save's TOML with one random field (under a place in `only`) changed: a number ±1, a text with one character
     changed, a list item dropped."""
     edited = tomllib.loads(tomli_w.dumps(doc))  # a deep copy
-    place, container, key = rng.choice([site for site in _sites(edited) if site[0].startswith(only)])
+    place, container, key = rng.choice([site for site in _sites(edited) if _under(site[0], only)])
     value = container[key]
     if isinstance(value, bool):
         container[key], what = not value, "negate"
@@ -106,11 +112,18 @@ def field_edit(doc: dict[str, Any], rng: random.Random, only: tuple[str, ...] = 
 
 
 def _same_save(data: bytes, doc: dict[str, Any]) -> bool:
-    """Whether `data` is the same save in another layout (the signature covers the parsed payload, not the text)."""
+    """Whether `data` is the same save in another layout (the signature covers the parsed payload, not the text), or
+    with only what the tolerant reader undoes (a byte after its last line, a line broken inside a packed field)."""
     try:
-        return tomllib.loads(data.decode()) == doc
+        if tomllib.loads(data.decode()) == doc:
+            return True
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        pass
+    try:
+        read = code.read(data)
+    except SpiteError:
         return False
+    return isinstance(read, saves.SaveFile) and saves.payload(read) == doc
 
 
 def offer(mid: Mid, what: str, data: bytes, tally: Counter[str]) -> None:
