@@ -830,27 +830,32 @@ def code_command(
 # --- the clipboard (pyperclip, imported only when asked for) ---
 
 
-def _clipboard() -> Any:
+def _clipboard() -> tuple[Callable[[str], None], Callable[[], str], type[Exception]]:
+    """Copy and paste functions for this session's clipboard, and the error they raise when there is none."""
     try:
         import pyperclip
     except ImportError as e:
         raise SpiteError("the clipboard needs the pyperclip package (pip install pyperclip)") from e
-    return pyperclip
+    copy, paste = pyperclip.determine_clipboard()  # asked each time: pyperclip would keep the first answer for good
+    return copy, paste, pyperclip.PyperclipException
 
 
 def _copy(text: str) -> None:
-    clip = _clipboard()
+    copy, paste, failure = _clipboard()
     try:
-        clip.copy(text)
-    except clip.PyperclipException as e:
+        copy(text)
+        held = paste()
+    except failure as e:
         raise SpiteError(_no_clipboard()) from e
+    if held.replace("\r\n", "\n") != text:  # xclip and xsel fail quietly when they cannot reach the display
+        raise SpiteError(f"the clipboard did not take the code ({_no_clipboard()})")
 
 
 def _paste() -> str:
-    clip = _clipboard()
+    _, paste, failure = _clipboard()
     try:
-        text = clip.paste()
-    except clip.PyperclipException as e:
+        text = paste()
+    except failure as e:
         raise SpiteError(_no_clipboard()) from e
     if not text.strip():
         raise SpiteError("the clipboard is empty: copy the turn code (every line from BEGIN SPITE to END SPITE) first")
@@ -868,7 +873,7 @@ def _no_clipboard() -> str:
         if not any(shutil.which(tool) for tool in tools):
             wanted = "wl-clipboard (wl-copy, wl-paste)" if os.environ.get("WAYLAND_DISPLAY") else "xclip or xsel"
             return f"no clipboard tool was found: install {wanted}, or copy the code by hand"
-    return "the clipboard cannot be used here; copy the code by hand"
+    return "the clipboard cannot be used here: copy the code by hand"
 
 
 @command(epilog="Example: spite games")

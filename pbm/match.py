@@ -233,14 +233,18 @@ def _game_label(message: dict, previous: int) -> int:
 
 def seat_of(save: SaveFile, identity: Identity) -> int:
     """This player's seat in the match of `save`; raises NotAPlayerError if they have none (and cannot join)."""
+    return _seat(save.players, save.seq, identity, "turn code" if save.partial else "file")
+
+
+def _seat(players: tuple[Player, ...], seq: int, identity: Identity, what: str) -> int:
     mine = identity.public_text
-    for seat, player in enumerate(save.players):
+    for seat, player in enumerate(players):
         if player.key == mine:
             return seat
-    if save.seq == 1 and save.players[1].key == "":
+    if seq == 1 and players[1].key == "":
         return 1
-    names = " and ".join(p.name for p in save.players)
-    raise NotAPlayerError(f"this file is a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
+    names = " and ".join(p.name for p in players)
+    raise NotAPlayerError(f"this {what} belongs to a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
 
 
 def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = False, save: SaveFile | None = None) -> Opened:
@@ -264,6 +268,9 @@ def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
         text = journal.seat(code.match, code.seq - 1) or journal.seat(code.match, code.seq)
         side = json.loads(text).get("side") if text else None
         if not isinstance(side, dict):
+            players = turn.get("players")
+            if isinstance(players, list) and len(players) == 2 and all(isinstance(p, dict) for p in players):
+                _seat(tuple(Player(str(p.get("name")), str(p.get("key"))) for p in players), code.seq, identity, "turn code")
             raise NoRecordError(
                 f"this turn code (save {code.seq} of match {code.match[:8]}) answers a file this machine has no record of: "
                 "play it where you wrote your last file, or ask for the file instead of the code"

@@ -67,11 +67,12 @@ class Player:
     home: Path
     runs: list[Run] = field(default_factory=list)
 
-    def spite(self, *args: str | Path, input: str | None = None) -> Run:
-        """Run `spite ARGS` in-process as this player; fails the test on any exception other than the CLI's own exit."""
+    def spite(self, *args: str | Path, input: str | bytes | None = None, env: dict[str, str | None] | None = None) -> Run:
+        """Run `spite ARGS` in-process as this player (`input` on standard input, `env` over the usual environment);
+        fails the test on any exception other than the CLI's own exit."""
         argv = tuple(str(a) for a in args)
         with _plain_consoles():
-            result = _runner.invoke(pbm.cli.app, list(argv), input=input, env={**ENV, "SPITE_HOME": str(self.home)})
+            result = _runner.invoke(pbm.cli.app, list(argv), input=input, env={**ENV, "SPITE_HOME": str(self.home), **(env or {})})
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise AssertionError(f"spite {' '.join(argv)} raised {result.exception!r}") from result.exception
         run = Run(argv, result.exit_code, result.stdout, result.stderr)
@@ -79,9 +80,9 @@ class Player:
         self.runs.append(run)
         return run
 
-    def ok(self, *args: str | Path) -> Run:
+    def ok(self, *args: str | Path, input: str | bytes | None = None, env: dict[str, str | None] | None = None) -> Run:
         """Run `spite ARGS` and require exit status 0."""
-        run = self.spite(*args)
+        run = self.spite(*args, input=input, env=env)
         assert run.exit_code == 0, run
         return run
 

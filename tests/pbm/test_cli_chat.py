@@ -1,0 +1,387 @@
+"""Playing in a chat or by mail: whole matches whose turns travel only as turn codes through a chat client, or as
+mail bodies through Python's email package, and what a turn code is to the journal (the same save as its file)."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import email
+import email.policy
+import os
+import random
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from cli_helpers import THINK, Player, Run, answer, assert_refused, copied_match, files, invite, make_player, new_file, scratch
+
+from engine.cards import RANK_TEXT, Card
+from pbm import saves
+from pbm.transport import code
+
+# --- a chat client, as the receiver copies a conversation out of it ---
+
+
+def hard_wrap(text: str, width: int) -> str:
+    """Lines longer than `width` broken every `width` characters, as a narrow chat window or a mail client does."""
+    return "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+
+
+def chat_client(parts: list[str], sender: str, rng: random.Random) -> str:
+    """The parts of a turn code as a receiver copies them out of a group chat: one message each, with the client's header
+    and reactions, quoted in a reply, re-wrapped at 60 columns, shuffled among other messages, with CRLF, a BOM, odd spaces."""
+    messages = []
+    for k, part in enumerate(parts):
+        first, body = part.split("\n", 1)
+        part = f"{first}\n{body[:10]}\u200b{body[10:]}"  # a zero-width space, where a client allows a break
+        if rng.random() < 0.5:
+            part = hard_wrap("\n".join(f"> {line}" for line in part.split("\n")), 60)  # quoted, then re-wrapped
+        else:
+            part = "\n".join(f"{rng.choice(('> ', '> > ', '| '))}{line}" for line in hard_wrap(part, 60).split("\n"))
+        messages.append(f"{sender}\u00a0— Today at 21:0{k}\n{part}\n\n👍 1")
+    messages += ["Carol — Today at 21:05\nwho is winning?", "Dana — Today at 21:06\n\tno idea lol"]
+    rng.shuffle(messages)
+    return "\ufeff" + "\n\n".join(messages).replace("\n", "\r\n") + "\r\n"
+
+
+def code_of(player: Player, path: Path) -> list[str]:
+    """The parts of the turn code `spite code` prints for `path`."""
+    return player.ok("code", path).stdout.strip().split("\n\n")
+
+
+@dataclass
+class Sent:
+    """One file of a match and how it travelled: the text the receiver was given, and the receiver's play of it."""
+
+    path: Path
+    writer: Player
+    text: str
+    play: Run
+
+
+def play_through(first: Player, second: Player, path: Path, carry: Callable[[Player, Path], str], folders: dict[str, Path]) -> list[Sent]:
+    """Answer with `spite play - --auto` the text `carry` makes of each file, back and forth until a player sends nothing.
+
+    Each player writes to their own folder: the receiver is never given the sender's file, only the text.
+    """
+    writer, reader = first, second
+    sent: list[Sent] = []
+    for n in range(2, 400):
+        text = carry(writer, path)
+        out = folders[reader.name] / f"{n:03d}.toml"
+        run = reader.spite("play", "-", "--auto", "--think", THINK, "-o", out, input=text.encode("utf-8"))
+        assert run.exit_code == 0, f"{path.name}:\n{text}\n{run}"
+        sent.append(Sent(path, writer, text, run))
+        if not out.exists():
+            return sent
+        writer, reader, path = reader, writer, out
+    raise AssertionError("the match did not end within 400 files")
+
+
+@dataclass
+class Played:
+    alice: Player
+    bob: Player
+    folders: dict[str, Path]
+    sent: list[Sent]
+
+
+def _match(root: Path, carry: Callable[[Player, Path], str]) -> Played:
+    alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
+    folders = {p.name: root / f"files-{p.name.lower()}" for p in (alice, bob)}
+    for folder in folders.values():
+        folder.mkdir()
+    invitation = folders["Alice"] / "001.toml"
+    alice.ok("new", "--payoff", "3", "--target", "3", "-o", invitation)
+    return Played(alice, bob, folders, play_through(alice, bob, invitation, carry, folders))
+
+
+@pytest.fixture(scope="module")
+def chat_match(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """A whole match in which every file, the invitation included, travels only as a turn code through a chat client."""
+    rng = random.Random(12)
+    with scratch(tmp_path_factory.mktemp("chat")) as root:
+        yield _match(root, lambda writer, path: chat_client(code_of(writer, path), writer.name, rng))
+
+
+def _ends_the_same_for_both(played: Played) -> None:
+    last = played.sent[-1]
+    assert "The match is over" in last.play.stdout, last.play
+    views = {p.name: p.show(last.path) for p in (played.alice, played.bob)}  # the last file: the writer's own, the reader's latest
+    assert views["Alice"]["match_over"] and views["Bob"]["match_over"]
+    assert views["Alice"]["scores"] == views["Bob"]["scores"]
+    for player in (played.alice, played.bob):
+        other = played.bob if player is played.alice else played.alice
+        row = next(line for line in player.ok("games").stdout.splitlines() if other.name in line)
+        assert "over" in row, row
+
+
+def test_a_whole_match_played_only_with_turn_codes_through_a_chat_client(chat_match: Played) -> None:
+    sent = chat_match.sent
+    assert sum(bool(saves.read(s.path).state) for s in sent) >= 4  # files with moves: turns played, not only the deal
+    _ends_the_same_for_both(chat_match)
+    parts = [len(re.findall(r"BEGIN SPITE", s.text)) for s in sent]
+    assert max(parts) > 1 and parts.count(1) > len(parts) // 2  # the deal takes several messages, a turn one
+    for s in sent:
+        assert "Send it to" in s.play.stdout or "The match is over" in s.play.stdout
+    for folder in chat_match.folders.values():  # each player's folder holds only the files they wrote
+        signers = {saves.read(p).signer for p in folder.iterdir()}
+        assert len(signers) == 1
+
+
+def test_every_file_of_the_chat_match_fits_76_columns_and_its_code_2000_characters(chat_match: Played) -> None:
+    for s in chat_match.sent:
+        lines = s.path.read_text().splitlines()
+        assert max(map(len, lines)) <= 76, s.path
+        assert all(len(part) <= code.PART_CHARS for part in code.encode(saves.read(s.path)))
+
+
+# --- mail ---
+
+
+def flowed(text: str, width: int = 72) -> str:
+    """`text` as a format=flowed mail client sends it (RFC 3676): long lines broken after a space, which stays (a soft
+    break), and lines that start with a space, '>' or 'From ' stuffed with a space."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith((" ", ">", "From ")):
+            line = " " + line
+        while len(line) > width and " " in line[1:width]:
+            cut = line.rindex(" ", 1, width) + 1
+            out.append(line[:cut])
+            line = line[cut:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def through_mail(path: Path, kind: str) -> str:
+    """The save at `path` sent as a mail body (quoted-printable, format=flowed or not) and what the receiver copies back:
+    the decoded body, its quoted-printable source, or a reply quoting it re-wrapped at 60 columns."""
+    text = path.read_text()
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "alice@example.org", "bob@example.org", "my turn"
+    message.set_content(flowed(text) if kind == "flowed" else text, cte="quoted-printable")
+    if kind == "flowed":
+        message.set_param("format", "flowed")
+    wire = message.as_bytes(policy=email.policy.SMTP)
+    assert max(len(line) for line in wire.split(b"\r\n")) <= 78  # what mail carries unchanged
+    back = email.message_from_bytes(wire, policy=email.policy.default)
+    body = back.get_content()
+    if kind == "source":
+        return back.get_payload()
+    if kind == "reply":
+        return "On Monday Alice wrote:\n" + hard_wrap("\n".join(f"> {line}" for line in body.split("\n")), 60) + "\n\nnice move\n"
+    return body
+
+
+MAIL_KINDS = ("plain", "flowed", "source", "reply")
+
+
+@pytest.fixture(scope="module")
+def mail_match(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """A whole match in which every file travels as a mail body, each through one of MAIL_KINDS in turn."""
+    kinds = iter(MAIL_KINDS * 200)
+    with scratch(tmp_path_factory.mktemp("mail")) as root:
+        yield _match(root, lambda writer, path: through_mail(path, next(kinds)))
+
+
+def test_a_whole_match_whose_files_travel_as_mail_bodies(mail_match: Played) -> None:
+    assert sum(bool(saves.read(s.path).state) for s in mail_match.sent) >= 4
+    _ends_the_same_for_both(mail_match)
+    texts = [s.text for s in mail_match.sent]
+    assert any("=3D" in t for t in texts) and any(t.startswith("On Monday") for t in texts)
+    assert any(re.search(r"= \r?\n", t) for t in texts)  # a flowed soft break, after the '=' of a long line
+
+
+# --- what a turn code is to the journal ---
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Alice and Bob four files into a match by files; Alice has just written the last one, Bob has not seen it."""
+    with scratch(tmp_path_factory.mktemp("codes")) as root:
+        alice, bob, path = invite(root)
+        make_player(root, "Carol")
+        for player in (bob, alice, bob, alice):
+            path = answer(player, path)
+        yield root
+
+
+@dataclass
+class Desk:
+    alice: Player
+    bob: Player
+    carol: Player
+    root: Path
+    chain: list[Path]
+
+    @property
+    def folder(self) -> Path:
+        return self.chain[0].parent
+
+
+@pytest.fixture()
+def desk(base: Path, tmp_path: Path) -> Iterator[Desk]:
+    with copied_match(base, tmp_path) as (root, chain):
+        yield Desk(*(Player(n, root / f"home-{n.lower()}") for n in ("Alice", "Bob", "Carol")), root, chain)
+
+
+def _code_text(player: Player, path: Path) -> str:
+    return "\n\n".join(code_of(player, path))
+
+
+def test_a_code_and_the_file_of_the_same_turn_are_one_save(desk: Desk) -> None:
+    latest = desk.chain[-1]
+    text = _code_text(desk.alice, latest)
+    assert "Center" in desk.bob.ok("show", "-", input=text).stdout  # seen as a code ...
+    desk.bob.ok("show", latest)  # ... then as the file: the same save, not a second version of the turn
+    before = files(desk.folder)
+    played = desk.bob.ok("play", "-", "--auto", "--think", THINK, "-o", desk.root / "answer.toml", input=text)
+    assert "Send it to Alice" in played.stdout and new_file(before, desk.folder) is None
+    for run in (desk.bob.spite("play", latest), desk.bob.spite("play", "-", input=text), desk.bob.spite("verify", "-", input=text)):
+        assert_refused(run, "you have already played from this file")
+    desk.alice.ok("verify", desk.root / "answer.toml")  # Alice takes the answer to her code as she would any answer
+
+
+def test_an_answer_from_a_code_is_the_answer_from_the_file(desk: Desk) -> None:
+    latest = desk.chain[-1]
+    twin = Player("Bob", desk.root / "home-bob-twin")
+    shutil.copytree(desk.bob.home, twin.home)
+    discard = f"{RANK_TEXT[Card.parse(desk.bob.show(latest)['hand'][0]).rank]}-s1"
+    from_file = answer_with(desk.bob, ["play", latest], discard, desk.root / "from-file")
+    from_code = answer_with(twin, ["play", "-"], discard, desk.root / "from-code", input=_code_text(desk.alice, latest))
+    a, b = saves.read(from_file), saves.read(from_code)
+    assert saves.default_name(a) == saves.default_name(b) and a.history == b.history and a.state == b.state
+    assert (a.seq, a.game, a.turn, a.prev, a.score, a.players, a.rules) == (b.seq, b.game, b.turn, b.prev, b.score, b.players, b.rules)
+    assert a.secrets.keys() == {0, 1} and b.secrets.keys() == {1}  # the code carried none of Alice's sealed secrets
+    for path in (from_file, from_code):
+        assert desk.alice.ok("verify", path).stdout.rstrip().endswith("OK")
+
+
+def answer_with(player: Player, args: list[str | Path], moves: str, folder: Path, input: str | None = None) -> Path:
+    folder.mkdir()
+    run = player.ok(*args, "--moves", moves, "-o", folder / "answer.toml", input=input)
+    assert "Wrote" in run.stdout
+    return folder / "answer.toml"
+
+
+def test_a_second_version_of_a_turn_is_a_fork_as_a_code_too(desk: Desk) -> None:
+    desk.bob.ok("show", desk.chain[-1])  # Bob has seen Alice's answer to his last file
+    other_alice = Player("Alice", desk.root / "home-alice-before")  # her home as it was before she wrote it
+    shutil.copytree(desk.alice.home, other_alice.home)
+    _forget_last(other_alice)
+    second = desk.root / "second.toml"
+    other_alice.ok("play", desk.chain[-2], "--auto", "--think", THINK, "-o", second)
+    assert saves.read(second).hash != saves.read(desk.chain[-1]).hash
+    for run in (desk.bob.spite("play", second), desk.bob.spite("play", "-", input=_code_text(other_alice, second))):
+        assert_refused(run, "Alice sent two different versions of turn")
+
+
+def _forget_last(player: Player) -> None:
+    """Drop the player's latest save from their journal, as a copy of their home made before they wrote it would be."""
+    import sqlite3
+
+    db = sqlite3.connect(player.home / "journal.sqlite")
+    with db:
+        (match, seq) = db.execute("SELECT match, MAX(seq) FROM saves").fetchone()
+        db.execute("DELETE FROM saves WHERE match = ? AND seq = ?", (match, seq))
+        db.execute("DELETE FROM seats WHERE match = ? AND seq = ?", (match, seq))
+    db.close()
+
+
+def test_a_code_of_a_match_the_receiver_is_not_in_is_refused(desk: Desk) -> None:
+    text = _code_text(desk.alice, desk.chain[-1])
+    line = assert_refused(desk.carol.spite("play", "-", input=text), "no record")
+    assert "ask for the file" in line
+    joined = _code_text(desk.bob, desk.chain[1])  # the code of the answer to the invitation names both players
+    for run in (desk.carol.spite("play", "-", input=joined), desk.carol.spite("play", desk.chain[1])):
+        assert_refused(run, "a match between Alice and Bob; you (Carol")
+
+
+# --- damage, at the command ---
+
+
+def test_each_damage_of_a_pasted_code_is_named_and_nothing_is_written(desk: Desk) -> None:
+    parts = code_of(desk.alice, desk.chain[0])  # the invitation: three parts
+    assert len(parts) == 3
+    lines = parts[2].split("\n")
+    changed = "\n".join([*lines[:2], lines[2][:5] + ("A" if lines[2][5] != "A" else "B") + lines[2][6:], *lines[3:]])
+    damages = {
+        "part 2 of 3 is missing": [parts[0], parts[2]],
+        "part 2 of 3 is damaged or cut": [parts[0], "\n".join(parts[1].split("\n")[:-4]), parts[2]],
+        "part 3 of 3 is damaged or cut": [parts[0], parts[1], changed],
+    }
+    fresh = make_player(desk.root, "Dana")
+    before = files(desk.folder)
+    for named, pasted in damages.items():
+        run = fresh.spite("play", "-", "--auto", input="\n\n".join(pasted))
+        line = assert_refused(run, named, "copy it again")
+        assert run.stdout == "", line
+    assert new_file(before, desk.folder) is None and fresh.ok("games").stdout.startswith("No matches")
+
+
+def test_a_code_too_big_for_four_messages_says_to_send_the_file(desk: Desk, tmp_path: Path) -> None:
+    latest = saves.read(desk.chain[-1])
+    message = {**latest.protocol["message"], "more": [base64.urlsafe_b64encode(os.urandom(48)).decode() for _ in range(130)]}
+    path = tmp_path / "big.toml"  # as big as a turn that completes a stack may become with proofs of shuffle
+    path.write_bytes(saves.to_toml(saves.sign(dataclasses.replace(latest, protocol={"message": message}), desk.alice.identity)))
+    line = assert_refused(desk.alice.spite("code", path), "send the file instead")
+    assert re.search(r"would take [5-9] messages", line)
+
+
+# --- the clipboard ---
+
+
+NO_DISPLAY = {"DISPLAY": None, "WAYLAND_DISPLAY": None}
+
+
+def test_without_a_clipboard_spite_says_what_is_missing_and_still_writes_the_file(desk: Desk, tmp_path: Path) -> None:
+    out = tmp_path / "answer.toml"
+    run = desk.bob.ok("play", desk.chain[-1], "--auto", "--think", THINK, "-o", out, "--copy", env=NO_DISPLAY)
+    assert out.exists() and "Send it to Alice" in run.stdout
+    assert "could not copy the turn code: there is no clipboard here" in run.stderr and "DISPLAY" in run.stderr
+    assert_refused(desk.alice.spite("play", "--paste", env=NO_DISPLAY), "no clipboard here", "neither DISPLAY nor WAYLAND_DISPLAY")
+    assert_refused(desk.alice.spite("code", out, "--copy", env=NO_DISPLAY), "no clipboard here")
+
+
+@pytest.fixture(scope="module")
+def display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real X display (Xvfb) for the clipboard, with xclip to reach it; skipped where the machine has neither."""
+    import subprocess
+
+    if not (shutil.which("Xvfb") and shutil.which("xclip")):
+        pytest.skip("no Xvfb and xclip here: the clipboard tests need a real X display")
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as numbers:
+        number = numbers.readline().strip()
+    try:
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_copy_then_paste_carries_a_turn_through_a_real_clipboard(desk: Desk, display: str, tmp_path: Path) -> None:
+    env = {"DISPLAY": display, "WAYLAND_DISPLAY": None}
+    out = tmp_path / "bob.toml"
+    run = desk.bob.ok("play", desk.chain[-1], "--auto", "--think", THINK, "-o", out, "--copy", env=env)
+    assert "Its turn code is on your clipboard: paste it into your chat with Alice" in run.stdout, run
+    answer_ = tmp_path / "alice.toml"
+    desk.alice.ok("play", "--paste", "--auto", "--think", THINK, "-o", answer_, env=env)
+    assert saves.read(answer_).seq == saves.read(out).seq + 1
+    desk.alice.ok("code", answer_, "--copy", env=env)
+    assert desk.bob.ok("verify", "--paste", env=env).stdout.rstrip().endswith("OK")
+
+
+def test_a_display_without_a_clipboard_tool_is_named(desk: Desk, display: str, tmp_path: Path) -> None:
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    (bare / "which").symlink_to(shutil.which("which"))  # pyperclip asks `which` for each tool
+    run = desk.alice.spite("code", desk.chain[-1], "--copy", env={"DISPLAY": display, "WAYLAND_DISPLAY": None, "PATH": str(bare)})
+    assert_refused(run, "no clipboard tool was found: install xclip or xsel")

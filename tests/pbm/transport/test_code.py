@@ -1,0 +1,248 @@
+"""Turn codes and the tolerant reader: what chat and mail do to text is undone, and every damage is named."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import quopri
+import random
+import re
+import textwrap
+
+import pytest
+
+from engine.rules import G4A
+from pbm import saves
+from pbm.errors import BadSignatureError, CodeError, SaveFormatError
+from pbm.identity import Identity
+from pbm.saves import Player, SaveFile, TurnRecord
+from pbm.transport import code
+from pbm.transport.code import TurnCode
+
+
+def b64(rng: random.Random, size: int) -> str:
+    return base64.urlsafe_b64encode(rng.randbytes(size)).rstrip(b"=").decode()
+
+
+def turn_save(people: tuple[Identity, ...], seq: int = 5, reveals: int = 2, by: int = 0, **changes: object) -> SaveFile:
+    """A signed save whose message reveals `reveals` cards (a point and a proof each, as real turns do)."""
+    rng = random.Random(seq * 1000 + reveals)
+    message = {
+        "v": 1,
+        "seq": seq,
+        "from": by,
+        "turn": {"moves": "p-c1 Q-s1", "reveals": [{"kind": "hand", "point": b64(rng, 32), "proof": b64(rng, 64)} for _ in range(reveals)]},
+    }
+    save = SaveFile(
+        match="00112233445566778899aabbccddeeff",
+        seq=seq,
+        game=1,
+        turn=seq - 1,
+        prev="" if seq == 1 else "ab" * 32,
+        rules=G4A,
+        players=(Player("Alice", people[0].public_text), Player("Bob (demo)", people[1].public_text)),
+        score=(0, 3),
+        state={"stock": 40},
+        history=(TurnRecord(by, "p-c1 Q-s1"),),
+        protocol={"message": message, "carry": b64(rng, 3000)},
+        secrets={by: b64(rng, 200)},
+    )
+    return saves.sign(dataclasses.replace(save, **changes), people[by])
+
+
+def completed(read: SaveFile | TurnCode, save: SaveFile) -> SaveFile:
+    """The save a turn code stands for, with what it leaves out taken from `save` (as a receiver's journal would)."""
+    assert isinstance(read, TurnCode)
+    kept = saves.payload(save)
+    return saves.from_turn({"rules": kept["rules"], "players": kept["players"], **read.turn})
+
+
+def together(parts: list[str]) -> bytes:
+    return "\n\n".join(parts).encode()
+
+
+# --- writing ---
+
+
+def test_an_ordinary_turn_is_one_message_that_reads_back_as_the_same_turn(people: tuple[Identity, ...]) -> None:
+    save = turn_save(people)
+    (part,) = code.encode(save)
+    lines = part.split("\n")
+    assert re.fullmatch(r"BEGIN SPITE TURN [A-Z2-7]{5}", lines[0]) and re.fullmatch(r"END SPITE TURN [A-Z2-7]{5} [A-Z2-7]{6}", lines[-1])
+    assert len(part) <= code.PART_CHARS and all(len(line) <= code.LINE for line in lines)
+    back = completed(code.read(part.encode()), save)
+    assert back.hash == save.hash and back.partial
+    saves.verify(back, people[0].public_text)  # the turn signature holds over the completed turn
+    assert back.protocol == {"message": save.protocol["message"]} and back.secrets == {} and back.state == {}
+
+
+def test_a_code_carries_the_turn_and_nothing_the_receiver_keeps(people: tuple[Identity, ...]) -> None:
+    for seq, has in ((1, {"rules", "players"}), (2, {"players"}), (3, set()), (40, set())):
+        turn = code.carried(turn_save(people, seq=seq))
+        assert set(turn) == {"format", "version", "match", "seq", "game", "turn", "prev", "signer", "score", "message", "signature"} | has
+    save = turn_save(people)
+    assert code.carried(save)["signature"] == save.turn_signature
+    other = saves.sign(dataclasses.replace(save, state={}, secrets={0: "b3RoZXI"}, protocol={**save.protocol, "carry": "eA"}), people[0])
+    assert code.encode(other) == code.encode(save)  # the same turn, whatever the file carries besides
+
+
+def test_parts_are_numbered_and_fit_a_chat_message(people: tuple[Identity, ...]) -> None:
+    save = turn_save(people, reveals=30)
+    parts = code.encode(save)
+    assert len(parts) == 3
+    for k, part in enumerate(parts, start=1):
+        lines = part.split("\n")
+        assert lines[0].startswith(f"BEGIN SPITE TURN {k}/3 ") and lines[-1].startswith(f"END SPITE TURN {k}/3 ")
+        assert len(part) <= code.PART_CHARS and max(map(len, lines)) <= code.LINE
+    assert len({p.split("\n")[0].split()[-1] for p in parts}) == 1  # one tag: the parts of one turn
+    assert completed(code.read(together(parts[::-1])), save).hash == save.hash
+
+
+def test_a_turn_past_four_messages_says_to_send_the_file(people: tuple[Identity, ...]) -> None:
+    save = turn_save(people, reveals=60)
+    assert len(code.encode(save)) > code.MAX_PARTS
+    with pytest.raises(CodeError, match=r"would take \d messages .* send the file instead"):
+        code.armor(save)
+
+
+# --- what chat clients do ---
+
+
+def hard_wrap(text: str, width: int) -> str:
+    return "\n".join(line[i : i + width] for line in text.split("\n") for i in range(0, max(len(line), 1), width))
+
+
+def word_wrap(text: str, width: int) -> str:
+    return "\n".join(w for line in text.split("\n") for w in textwrap.wrap(line, width, break_on_hyphens=False) or [""])
+
+
+def quoted(text: str, prefix: str = "> ") -> str:
+    return "\n".join(prefix + line for line in text.split("\n"))
+
+
+MANGLINGS = {
+    "quoted": quoted,
+    "quoted twice": lambda t: quoted(quoted(t), "> "),
+    "bar-quoted": lambda t: quoted(t, "| "),
+    "re-wrapped at 60": lambda t: hard_wrap(t, 60),
+    "word-wrapped at 50": lambda t: word_wrap(t, 50),
+    "quoted, then re-wrapped at 60": lambda t: hard_wrap(quoted(t), 60),
+    "re-wrapped at 60, then quoted": lambda t: quoted(hard_wrap(t, 60)),
+    "CRLF and a BOM": lambda t: "\ufeff" + t.replace("\n", "\r\n"),
+    "odd spaces": lambda t: t.replace(" ", "\u00a0", 3).replace("\n", "\u200b\n", 9).replace("\n", "\n\t", 4),
+    "a header and a footer": lambda t: "Alice — Today at 10:42 PM\n" + t + "\n\n👍 1   Reply\n",
+}
+
+
+@pytest.mark.parametrize("mangle", MANGLINGS.values(), ids=MANGLINGS.keys())
+def test_a_code_comes_through_what_chat_clients_do(people: tuple[Identity, ...], mangle) -> None:
+    save = turn_save(people, reveals=30)
+    text = "\n\nBob: sending my turn\n\n".join(mangle(part) for part in code.encode(save))
+    assert completed(code.read(text.encode()), save).hash == save.hash
+
+
+def test_parts_found_anywhere_in_any_order_among_other_messages(people: tuple[Identity, ...]) -> None:
+    save = turn_save(people, reveals=30)
+    rng = random.Random(7)
+    for _ in range(10):
+        messages = [*code.encode(save), "lol", "BEGIN the game already", "see you tomorrow"]
+        rng.shuffle(messages)
+        assert completed(code.read("\r\n\r\n".join(messages).encode()), save).hash == save.hash
+
+
+def test_two_turns_pasted_together_are_told_apart(people: tuple[Identity, ...]) -> None:
+    older, newer = turn_save(people, seq=5, reveals=30), turn_save(people, seq=6, reveals=20, by=1)
+    a, b = code.encode(older), code.encode(newer)
+    mixed = [a[0], b[1], a[1], b[0], a[2]]
+    read = code.read(together(mixed))
+    assert completed(read, newer).hash == newer.hash  # the newest turn, its own parts only
+    with pytest.raises(CodeError, match="part 2 of 2 is missing"):
+        code.read(together([*a, b[0]]))
+    other_match = turn_save(people, seq=7, match="ff" * 16)
+    with pytest.raises(CodeError, match="different matches"):
+        code.read(together([*a, *code.encode(other_match)]))
+
+
+# --- damage ---
+
+
+def _cut(part: str) -> str:
+    return "\n".join(part.split("\n")[:-3])  # the last lines and the END line lost
+
+
+def _changed(part: str, line: int = 3, column: int = 10) -> str:
+    lines = part.split("\n")
+    char = lines[line][column]
+    lines[line] = lines[line][:column] + ("A" if char != "A" else "B") + lines[line][column + 1 :]
+    return "\n".join(lines)
+
+
+DAMAGES = {
+    "a missing part": (lambda p: [p[0], p[2]], "part 2 of 3 is missing"),
+    "a cut part": (lambda p: [p[0], _cut(p[1]), p[2]], "part 2 of 3 is damaged or cut"),
+    "a changed character": (lambda p: [p[0], p[1], _changed(p[2])], "part 3 of 3 is damaged or cut"),
+    "a changed part number": (lambda p: [p[0], p[1].replace("2/3", "3/3", 1), p[2]], "part 2 of 3 is"),
+    "a lost BEGIN line": (lambda p: [p[0], p[1].split("\n", 1)[1], p[2]], "part 2 of 3 is missing"),
+}
+
+
+@pytest.mark.parametrize(("damage", "named"), DAMAGES.values(), ids=DAMAGES.keys())
+def test_each_damage_is_named(people: tuple[Identity, ...], damage, named: str) -> None:
+    parts = code.encode(turn_save(people, reveals=30))
+    with pytest.raises(CodeError, match=named):
+        code.read(together(damage(parts)))
+
+
+def test_any_changed_character_of_a_one_part_code_is_seen(people: tuple[Identity, ...]) -> None:
+    (part,) = code.encode(turn_save(people))
+    lines = part.split("\n")
+    rng = random.Random(3)
+    for _ in range(200):
+        line = rng.randrange(1, len(lines) - 1)
+        column = rng.randrange(len(lines[line]))
+        with pytest.raises(CodeError, match="the turn code is damaged or cut"):
+            code.read(_changed(part, line, column).encode())
+    with pytest.raises(CodeError, match="the turn code is damaged or cut"):
+        code.read(part.replace("\n", "\n\n", 5).rsplit("\n", 4)[0].encode())
+
+
+# --- a whole save, pasted or mailed ---
+
+
+def _qp_source(text: str) -> str:
+    """The body as a mail's source shows it: quoted-printable, lines of at most 76 with soft breaks."""
+    return quopri.encodestring(text.encode()).decode()
+
+
+SAVE_MANGLINGS = {
+    **MANGLINGS,
+    "word-wrapped at 44": lambda t: word_wrap(t, 44),
+    "the mail's quoted-printable source": _qp_source,
+    "smart quotes": lambda t: re.sub(r'"(spite-save)"', "\u201c\\1\u201d", t),
+}
+
+
+@pytest.mark.parametrize("mangle", SAVE_MANGLINGS.values(), ids=SAVE_MANGLINGS.keys())
+def test_a_save_pasted_or_mailed_whole_reads_back(people: tuple[Identity, ...], mangle) -> None:
+    save = turn_save(people, reveals=6)
+    text = saves.to_toml(save).decode()
+    assert max(len(line) for line in text.splitlines()) <= 76
+    back = code.read(mangle(text).encode("utf-8"))
+    assert back == save and back.hash == save.hash
+    saves.verify(back, people[0].public_text)
+
+
+def test_a_changed_save_is_not_read_back_as_the_original(people: tuple[Identity, ...]) -> None:
+    text = saves.to_toml(turn_save(people, reveals=6)).decode()
+    changed = text.replace("stock = 40", "stock = 41")
+    for mangle in SAVE_MANGLINGS.values():
+        back = code.read(mangle(changed).encode("utf-8"))
+        with pytest.raises(BadSignatureError):
+            saves.verify(back, people[0].public_text)
+
+
+def test_text_that_is_neither_a_save_nor_a_code_gets_the_save_readers_error() -> None:
+    with pytest.raises(SaveFormatError, match="not valid TOML"):
+        code.read(b"hi Bob, did you get my turn?\nsee you")
+    with pytest.raises(CodeError, match="at most 64 KiB"):
+        code.read(b"x" * (code.MAX_INPUT + 1))
