@@ -21,7 +21,7 @@ from nacl.bindings import crypto_hash_sha256
 
 from pbm import saves, savetext
 from pbm.errors import BadSignatureError, CodeError, SaveFormatError
-from pbm.packing import PackingError, deflate, inflate
+from pbm.packing import PackingError, deflate, inflate, to_json
 from pbm.saves import SaveFile
 
 PART_CHARS = 2000  # a part fits one message of Discord or Signal (about 2,000), and of Telegram (4,096)
@@ -31,6 +31,35 @@ MAX_PARTS = 4  # past this, send the file: pasting more messages than that is no
 MAX_INPUT = 4 * saves.MAX_BYTES  # pasted text read at most: a mailed or quoted save, or the codes of a few turns
 _CODE_LIMIT = 64 * 1024  # what a turn code may unpack to: far above any turn, far below harm
 _BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+# the preset dictionary of a code: a turn's keys and fixed values, which a short text would otherwise spell out (~180
+# characters a code); part of the code format: another dictionary is another format
+_ZDICT = to_json(
+    {
+        "format": "spite-turn",
+        "game": 1,
+        "match": "",
+        "message": {
+            "from": 1,
+            "match": "",
+            "seq": 1,
+            "turn": {
+                "end": {"draw": {"points": [""], "proofs": [""]}},
+                "game": 1,
+                "moves": "",
+                "reveals": [{"kind": "hand", "point": "", "proof": "", "slot": 1}],
+                "turn": 1,
+            },
+            "v": 1,
+        },
+        "prev": "",
+        "score": [0, 0],
+        "seq": 1,
+        "signature": "",
+        "signer": 1,
+        "turn": 1,
+        "version": saves.VERSION,
+    }
+)
 _BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9])/([1-9]) )?([A-Z2-7]{5})\s*$")
 _END = re.compile(r"END SPITE TURN (?:([1-9])/([1-9]) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*$")
 _MARK = re.compile(r"(BEGIN|END) SPITE")
@@ -78,7 +107,7 @@ def carried(save: SaveFile) -> dict[str, Any]:
 
 def encode(save: SaveFile) -> list[str]:
     """The parts of `save`'s turn code, each a text of at most PART_CHARS characters; any number of them."""
-    raw = deflate(carried(save))
+    raw = deflate(carried(save), _ZDICT)
     body = base64.b64encode(raw).decode("ascii").rstrip("=")
     tag = _base32(crypto_hash_sha256(raw))[:5]
     size = LINE * BODY_LINES
@@ -201,7 +230,7 @@ def _whole(tag: str, parts: list[_Part]) -> TurnCode:
     if _base32(crypto_hash_sha256(raw))[:5] != tag:
         raise CodeError(f"the parts of turn code {tag} do not belong together{_AGAIN}")
     try:
-        turn = inflate(raw, limit=_CODE_LIMIT)
+        turn = inflate(raw, _ZDICT, _CODE_LIMIT)
     except PackingError as e:
         raise CodeError(f"turn code {tag} {e}") from e
     if not isinstance(turn, dict):
