@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How big save files get: every file of many whole g4a games, played through the same code as `spite play`.
+"""How big save files and their turn codes get: every file of many whole g4a games, played through the same code as `spite play`.
 
 Each game is a match to 1 point between two fresh players (two spite homes under a temporary
 directory) whose turns a bot plays; every file is written by pbm.match.write_next and read back
@@ -7,7 +7,10 @@ by the other player with pbm.match.open_save, as the command does. Prints the si
 largest file of each game against the game's length; the median, 99th percentile and maximum
 of ordinary turn files (budget 16 KiB) and of files that carry a proof of shuffle (a deal step,
 a stock shuffle, a merge or a new pool: budget 32 KiB); where the bytes of the largest file go;
-and one JSON line:
+the longest line of any file; for the turn codes (pbm/transport/code.py) of the files: the
+share that fit one chat message (of all files, of the files with moves, of the ordinary turns:
+files with moves and no proof of shuffle), their median and largest length, the most parts,
+and the files too big for a code (over 4 parts: sent as files); and one JSON line:
 
     python benchmarks/save_sizes.py [--games 20] [--bots expert,expert] [--think 0.01] [--seed 0]
 
@@ -34,7 +37,8 @@ from engine.rules import G4A  # noqa: E402
 from pbm.identity import load_or_create  # noqa: E402
 from pbm.journal import Journal  # noqa: E402
 from pbm.match import new_match, open_save, replace_rules, write_next  # noqa: E402
-from pbm.saves import MAX_BYTES  # noqa: E402
+from pbm.saves import MAX_BYTES, read  # noqa: E402
+from pbm.transport import code  # noqa: E402
 
 
 def parts(path: Path) -> dict[str, int]:
@@ -76,6 +80,21 @@ def summary(sizes: list[int]) -> dict[str, float]:
     }
 
 
+def code_row(path: Path) -> tuple[str, int, int, int]:
+    """A file's kind (an ordinary turn, another turn, no moves), its turn code's parts and characters, its longest line."""
+    save = read(path)
+    parts = code.encode(save)
+    moves = bool(save.state)  # only a file with moves states a table
+    kind = ("turn" if carries_a_shuffle_proof(path) else "ordinary") if moves else "other"
+    return kind, len(parts), sum(len(p) for p in parts), max(len(line) for line in path.read_text().splitlines())
+
+
+def share(rows: list[tuple[str, int, int, int]], kinds: tuple[str, ...]) -> tuple[int, float]:
+    """How many of the files of `kinds` there are, and the share whose code is one part."""
+    chosen = [r for r in rows if r[0] in kinds]
+    return len(chosen), sum(r[1] == 1 for r in chosen) / max(1, len(chosen))
+
+
 def one_game(root: Path, bots: tuple[str, str], think: float, seed: int) -> tuple[int, list[tuple[int, Path]]]:
     """Play one game to its end and back (keys returned); the game's turns and every file with its size."""
     players = []
@@ -115,7 +134,7 @@ def main() -> None:
     bots = tuple(args.bots.split(","))
     assert len(bots) == 2, "--bots takes two bot names"
     started = time.perf_counter()
-    games, every, biggest = [], [], (0, {})
+    games, every, biggest, codes = [], [], (0, {}), []
     kinds: dict[bool, list[int]] = {False: [], True: []}
     for g in range(args.games):
         with tempfile.TemporaryDirectory() as tmp:
@@ -125,6 +144,7 @@ def main() -> None:
             every += [s for s, _ in files]
             for s, p in files:
                 kinds[carries_a_shuffle_proof(p)].append(s)
+            codes += [code_row(p) for _, p in files]
             if size > biggest[0]:
                 biggest = (size, parts(path))
         print(f"game {g + 1}: {turns} turns, {len(files)} files, largest {size:,} B", flush=True)
@@ -141,6 +161,18 @@ def main() -> None:
         "with_shuffle_proof": summary(kinds[True]),
         "longest_game_turns": max(t for t, _, _ in games),
         "largest_file_parts": biggest[1],
+        "longest_line": max(r[3] for r in codes),
+        "code_one_part_share": {
+            name: {"files": n, "share": round(one, 4)}
+            for name, kinds in (("all", ("ordinary", "turn", "other")), ("turns", ("ordinary", "turn")), ("ordinary", ("ordinary",)))
+            for n, one in [share(codes, kinds)]
+        },
+        "code_chars_median": statistics.median(r[2] for r in codes),
+        "code_chars_median_ordinary": statistics.median(r[2] for r in codes if r[0] == "ordinary"),
+        "code_chars_max": max(r[2] for r in codes),
+        "code_parts_max": max(r[1] for r in codes),
+        "code_parts_histogram": {n: sum(r[1] == n for r in codes) for n in sorted({r[1] for r in codes})},
+        "files_over_max_parts": sum(r[1] > code.MAX_PARTS for r in codes),
         "seconds": round(time.perf_counter() - started, 1),
     }
     print(f"\n{len(every)} files in {args.games} games ({args.bots}); longest game {result['longest_game_turns']} turns")
@@ -152,6 +184,15 @@ def main() -> None:
             verdict = "ok" if k["max"] <= budget else "OVER"
             spread = f"median {k['median']:,.0f} B, p99 {k['p99']:,} B, max {k['max']:,} B"
             print(f"{label}: {k['files']}, {spread}; budget {budget:,} B: {verdict}")
+    print(f"longest line of any file: {result['longest_line']} characters")
+    for name, row in result["code_one_part_share"].items():
+        print(f"turn codes in one message, {name}: {row['share']:.1%} of {row['files']:,} files")
+    print(
+        f"turn code length: median {result['code_chars_median']:,.0f} characters "
+        f"(ordinary turns {result['code_chars_median_ordinary']:,.0f}), max {result['code_chars_max']:,}; "
+        f"most parts {result['code_parts_max']}, parts per file {result['code_parts_histogram']}, "
+        f"{result['files_over_max_parts']} files over {code.MAX_PARTS} parts (sent as files)"
+    )
     print("largest file, bytes by field: " + ", ".join(f"{k} {v:,}" for k, v in sorted(biggest[1].items(), key=lambda kv: -kv[1])))
     print(json.dumps(result))
 
