@@ -51,10 +51,10 @@ def plain_consoles(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pbm.cli, "err", Console(stderr=True, highlight=False, markup=False, width=WIDTH, no_color=True, color_system=None))
 
 
-def spite(ex: Path, who: str, *args: str | Path) -> Run:
+def spite(ex: Path, who: str, *args: str | Path, input: str | None = None) -> Run:
     """`spite ARGS` in-process with SPITE_HOME=<copy>/keys/<who>; no command may end in a traceback."""
     env = {"SPITE_HOME": str(ex / "keys" / who), "COLUMNS": str(WIDTH), "NO_COLOR": "1", "SPITE_PASSPHRASE": None}
-    result = CliRunner().invoke(pbm.cli.app, [str(a) for a in args], env=env)
+    result = CliRunner().invoke(pbm.cli.app, [str(a) for a in args], env=env, input=input)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"spite {args} raised {result.exception!r}") from result.exception
     run = Run(result.exit_code, result.stdout, result.stderr)
@@ -130,6 +130,13 @@ def test_alice_answers_and_bob_accepts_her_answer(ex: Path) -> None:
     (answer,) = set(saves.iterdir()) - before
     check = spite(ex, "bob", "verify", answer)
     assert check.exit_code == 0 and check.stdout.rstrip().endswith("OK"), check
+
+
+def test_alice_checks_the_turn_code_of_bobs_latest_file(ex: Path) -> None:
+    code = spite(ex, "bob", "code", ex / LATEST)
+    assert code.exit_code == 0 and code.stdout.startswith("BEGIN SPITE TURN"), code
+    check = spite(ex, "alice", "verify", "-", input=code.stdout)
+    assert check.exit_code == 0 and "a turn code" in check.stdout and check.stdout.rstrip().endswith("OK"), check
 
 
 # --- the tampered saves ---
