@@ -55,7 +55,7 @@ class Opened:
     """A verified save as seen by one player: where the match stands and what this player may do."""
 
     save: SaveFile
-    path: Path  # the file read; for a turn code, where the answer is written (beside the text, or a folder)
+    path: Path  # the file read, or where the answer is written for a turn code or pasted text (beside it, or a folder)
     me: int
     seat: Seat
     check: Check
@@ -66,8 +66,8 @@ class Opened:
 
     @property
     def file(self) -> Path | None:
-        """The save file read, or None for a turn code (the journal records no file for it)."""
-        return None if self.save.partial else self.path
+        """The save file read, or None for a turn code or a save pasted on standard input (the journal records no file)."""
+        return None if self.save.partial or self.path.is_dir() else self.path
 
     @property
     def carries_mine(self) -> bool:

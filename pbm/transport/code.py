@@ -154,6 +154,8 @@ def read(data: bytes) -> SaveFile | TurnCode:
         lines = [_QUOTE.sub("", line) for line in normal(text).split("\n")]
         if any(_BEGIN.search(line) for line in lines):
             return _read_code(lines)
+        if any(_END.search(line) for line in lines):
+            raise CodeError(f"the turn code has lost its BEGIN SPITE line{_AGAIN}")
     return _read_save(data, text)
 
 

@@ -11,6 +11,7 @@ import os
 import random
 import re
 import shutil
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -283,8 +284,6 @@ def test_a_second_version_of_a_turn_is_a_fork_as_a_code_too(desk: Desk) -> None:
 
 def _forget_last(player: Player) -> None:
     """Drop the player's latest save from their journal, as a copy of their home made before they wrote it would be."""
-    import sqlite3
-
     db = sqlite3.connect(player.home / "journal.sqlite")
     with db:
         (match, seq) = db.execute("SELECT match, MAX(seq) FROM saves").fetchone()
@@ -331,6 +330,23 @@ def test_a_code_too_big_for_four_messages_says_to_send_the_file(desk: Desk, tmp_
     path.write_bytes(saves.to_toml(saves.sign(dataclasses.replace(latest, protocol={"message": message}), desk.alice.identity)))
     line = assert_refused(desk.alice.spite("code", path), "send the file instead")
     assert re.search(r"would take [5-9] messages", line)
+
+
+def test_play_takes_a_file_standard_input_or_the_clipboard_one_of_them(desk: Desk) -> None:
+    for args in ((), (desk.chain[-1], "--paste")):
+        run = desk.bob.spite("play", *args)
+        assert run.exit_code == 2 and "give a FILE (- for standard input) or --paste" in run.output, run
+
+
+def test_a_save_given_on_standard_input_is_played_and_recorded_without_a_file(desk: Desk, tmp_path: Path) -> None:
+    out = tmp_path / "answer.toml"
+    desk.bob.ok("play", "-", "--auto", "--think", THINK, "-o", out, input=desk.chain[-1].read_text())
+    received = saves.read(desk.chain[-1])
+    assert saves.read(out).prev == received.hash
+    db = sqlite3.connect(desk.bob.home / "journal.sqlite")
+    paths = dict(db.execute("SELECT hash, path FROM saves"))
+    db.close()
+    assert paths[received.hash] == "" and paths[saves.read(out).hash] == str(out.resolve())  # no folder taken for a file
 
 
 # --- the clipboard ---

@@ -241,6 +241,12 @@ def test_a_changed_save_is_not_read_back_as_the_original(people: tuple[Identity,
             saves.verify(back, people[0].public_text)
 
 
+def test_a_code_without_its_begin_line_is_named(people: tuple[Identity, ...]) -> None:
+    (part,) = code.encode(turn_save(people))
+    with pytest.raises(CodeError, match="lost its BEGIN SPITE line: copy it again"):
+        code.read(part.split("\n", 1)[1].encode())
+
+
 def test_text_that_is_neither_a_save_nor_a_code_gets_the_save_readers_error() -> None:
     with pytest.raises(SaveFormatError, match="not valid TOML"):
         code.read(b"hi Bob, did you get my turn?\nsee you")
