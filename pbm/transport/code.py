@@ -49,7 +49,7 @@ _ZDICT = to_json(
                 "reveals": [{"kind": "hand", "point": "", "proof": "", "slot": 1}],
                 "turn": 1,
             },
-            "v": 1,
+            "v": 2,
         },
         "prev": "",
         "score": [0, 0],
@@ -60,8 +60,8 @@ _ZDICT = to_json(
         "version": saves.VERSION,
     }
 )
-_BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9])/([1-9]) )?([A-Z2-7]{5})\s*$")
-_END = re.compile(r"END SPITE TURN (?:([1-9])/([1-9]) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*$")
+_BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5})\s*$")
+_END = re.compile(r"END SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*$")
 _MARK = re.compile(r"(BEGIN|END) SPITE")
 _BODY = re.compile(r"[A-Za-z0-9+/]*")
 _QUOTE = re.compile(r"^\s*(?:[>|]\s?)+")

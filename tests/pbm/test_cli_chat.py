@@ -3,8 +3,6 @@ mail bodies through Python's email package, and what a turn code is to the journ
 
 from __future__ import annotations
 
-import base64
-import dataclasses
 import email
 import email.policy
 import os
@@ -49,14 +47,19 @@ def chat_client(parts: list[str], sender: str, rng: random.Random) -> str:
     return "\ufeff" + "\n\n".join(messages).replace("\n", "\r\n") + "\r\n"
 
 
-def code_of(player: Player, path: Path) -> list[str]:
-    """The parts of the turn code `spite code` prints for `path`."""
-    return player.ok("code", path).stdout.strip().split("\n\n")
+def code_of(player: Player, path: Path) -> list[str] | None:
+    """The parts of the turn code `spite code` prints for `path`; None when it says to send the file instead."""
+    run = player.spite("code", path)
+    if run.exit_code == 1 and "send the file instead" in run.stderr:
+        return None
+    assert run.exit_code == 0, run
+    return run.stdout.strip().split("\n\n")
 
 
 @dataclass
 class Sent:
-    """One file of a match and how it travelled: the text the receiver was given, and the receiver's play of it."""
+    """One file of a match and how it travelled: the text the receiver was given ("" if the file itself), and the
+    receiver's play of it."""
 
     path: Path
     writer: Player
@@ -64,8 +67,11 @@ class Sent:
     play: Run
 
 
-def play_through(first: Player, second: Player, path: Path, carry: Callable[[Player, Path], str], folders: dict[str, Path]) -> list[Sent]:
-    """Answer with `spite play - --auto` the text `carry` makes of each file, back and forth until a player sends nothing.
+def play_through(
+    first: Player, second: Player, path: Path, carry: Callable[[Player, Path], str | None], folders: dict[str, Path]
+) -> list[Sent]:
+    """Answer with `spite play - --auto` the text `carry` makes of each file, back and forth until a player sends nothing;
+    a file `carry` makes no text of travels as itself, an attachment saved into the receiver's folder.
 
     Each player writes to their own folder: the receiver is never given the sender's file, only the text.
     """
@@ -74,9 +80,14 @@ def play_through(first: Player, second: Player, path: Path, carry: Callable[[Pla
     for n in range(2, 400):
         text = carry(writer, path)
         out = folders[reader.name] / f"{n:03d}.toml"
-        run = reader.spite("play", "-", "--auto", "--think", THINK, "-o", out, input=text.encode("utf-8"))
+        if text is None:
+            attachment = folders[reader.name] / f"attachment-{n:03d}.toml"
+            shutil.copyfile(path, attachment)
+            run = reader.spite("play", attachment, "--auto", "--think", THINK, "-o", out)
+        else:
+            run = reader.spite("play", "-", "--auto", "--think", THINK, "-o", out, input=text.encode("utf-8"))
         assert run.exit_code == 0, f"{path.name}:\n{text}\n{run}"
-        sent.append(Sent(path, writer, text, run))
+        sent.append(Sent(path, writer, text or "", run))
         if not out.exists():
             return sent
         writer, reader, path = reader, writer, out
@@ -91,7 +102,7 @@ class Played:
     sent: list[Sent]
 
 
-def _match(root: Path, carry: Callable[[Player, Path], str]) -> Played:
+def _match(root: Path, carry: Callable[[Player, Path], str | None]) -> Played:
     alice, bob = make_player(root, "Alice"), make_player(root, "Bob")
     folders = {p.name: root / f"files-{p.name.lower()}" for p in (alice, bob)}
     for folder in folders.values():
@@ -103,10 +114,16 @@ def _match(root: Path, carry: Callable[[Player, Path], str]) -> Played:
 
 @pytest.fixture(scope="module")
 def chat_match(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
-    """A whole match in which every file, the invitation included, travels only as a turn code through a chat client."""
+    """A whole match in which every file travels as a turn code through a chat client, but those `spite code` says to send
+    as files (the deal steps and the turns that shuffle, each with a proof of shuffle), which travel as attachments."""
     rng = random.Random(12)
+
+    def carry(writer: Player, path: Path) -> str | None:
+        parts = code_of(writer, path)
+        return None if parts is None else chat_client(parts, writer.name, rng)
+
     with scratch(tmp_path_factory.mktemp("chat")) as root:
-        yield _match(root, lambda writer, path: chat_client(code_of(writer, path), writer.name, rng))
+        yield _match(root, carry)
 
 
 def _ends_the_same_for_both(played: Played) -> None:
@@ -121,16 +138,25 @@ def _ends_the_same_for_both(played: Played) -> None:
         assert "over" in row, row
 
 
-def test_a_whole_match_played_only_with_turn_codes_through_a_chat_client(chat_match: Played) -> None:
+def _ordinary(path: Path) -> bool:
+    """Whether the file is an ordinary turn: moves, and no proof of shuffle in its message (no deal step, no shuffle)."""
+    save = saves.read(path)
+    end = save.protocol["message"].get("turn", {}).get("end", {})
+    return bool(save.state) and "deal" not in save.protocol["message"] and not {"shuffle", "merge", "pools"} & set(end)
+
+
+def test_a_whole_match_played_with_turn_codes_through_a_chat_client(chat_match: Played) -> None:
     sent = chat_match.sent
-    assert sum(bool(saves.read(s.path).state) for s in sent) >= 4  # files with moves: turns played, not only the deal
+    assert sum(_ordinary(s.path) for s in sent) >= 4
     _ends_the_same_for_both(chat_match)
     parts = [len(re.findall(r"BEGIN SPITE", s.text)) for s in sent]
-    assert max(parts) > 1 and parts.count(1) > len(parts) // 2  # the deal takes several messages, a turn one
+    assert all(n == 1 for s, n in zip(sent, parts, strict=True) if _ordinary(s.path))  # every ordinary turn: one message
+    assert all(0 < n <= code.MAX_PARTS or len(code.encode(saves.read(s.path))) > code.MAX_PARTS for s, n in zip(sent, parts, strict=True))
+    assert parts.count(0) < len(parts) // 2  # the attachments: the deal steps, and the turns that shuffle a stack in
     for s in sent:
-        assert "Send it to" in s.play.stdout or "The match is over" in s.play.stdout
-    for folder in chat_match.folders.values():  # each player's folder holds only the files they wrote
-        signers = {saves.read(p).signer for p in folder.iterdir()}
+        assert "Send it to" in s.play.stdout or "Send the file to" in s.play.stdout or "The match is over" in s.play.stdout
+    for folder in chat_match.folders.values():  # each player's folder holds the files they wrote, and attachments
+        signers = {saves.read(p).signer for p in folder.iterdir() if not p.name.startswith("attachment-")}
         assert len(signers) == 1
 
 
@@ -231,13 +257,14 @@ def desk(base: Path, tmp_path: Path) -> Iterator[Desk]:
         yield Desk(*(Player(n, root / f"home-{n.lower()}") for n in ("Alice", "Bob", "Carol")), root, chain)
 
 
-def _code_text(player: Player, path: Path) -> str:
-    return "\n\n".join(code_of(player, path))
+def _code_text(path: Path) -> str:
+    """The turn code of the file at `path`, as `spite code` prints it, however many parts it has."""
+    return "\n\n".join(code.encode(saves.read(path)))
 
 
 def test_a_code_and_the_file_of_the_same_turn_are_one_save(desk: Desk) -> None:
     latest = desk.chain[-1]
-    text = _code_text(desk.alice, latest)
+    text = _code_text(latest)
     assert "Center" in desk.bob.ok("show", "-", input=text).stdout  # seen as a code ...
     desk.bob.ok("show", latest)  # ... then as the file: the same save, not a second version of the turn
     before = files(desk.folder)
@@ -254,7 +281,7 @@ def test_an_answer_from_a_code_is_the_answer_from_the_file(desk: Desk) -> None:
     shutil.copytree(desk.bob.home, twin.home)
     discard = f"{RANK_TEXT[Card.parse(desk.bob.show(latest)['hand'][0]).rank]}-s1"
     from_file = answer_with(desk.bob, ["play", latest], discard, desk.root / "from-file")
-    from_code = answer_with(twin, ["play", "-"], discard, desk.root / "from-code", input=_code_text(desk.alice, latest))
+    from_code = answer_with(twin, ["play", "-"], discard, desk.root / "from-code", input=_code_text(latest))
     a, b = saves.read(from_file), saves.read(from_code)
     assert saves.default_name(a) == saves.default_name(b) and a.history == b.history and a.state == b.state
     assert (a.seq, a.game, a.turn, a.prev, a.score, a.players, a.rules) == (b.seq, b.game, b.turn, b.prev, b.score, b.players, b.rules)
@@ -278,7 +305,7 @@ def test_a_second_version_of_a_turn_is_a_fork_as_a_code_too(desk: Desk) -> None:
     second = desk.root / "second.toml"
     other_alice.ok("play", desk.chain[-2], "--auto", "--think", THINK, "-o", second)
     assert saves.read(second).hash != saves.read(desk.chain[-1]).hash
-    for run in (desk.bob.spite("play", second), desk.bob.spite("play", "-", input=_code_text(other_alice, second))):
+    for run in (desk.bob.spite("play", second), desk.bob.spite("play", "-", input=_code_text(second))):
         assert_refused(run, "Alice sent two different versions of turn")
 
 
@@ -293,10 +320,10 @@ def _forget_last(player: Player) -> None:
 
 
 def test_a_code_of_a_match_the_receiver_is_not_in_is_refused(desk: Desk) -> None:
-    text = _code_text(desk.alice, desk.chain[-1])
+    text = _code_text(desk.chain[-1])
     line = assert_refused(desk.carol.spite("play", "-", input=text), "no record")
     assert "ask for the file" in line
-    joined = _code_text(desk.bob, desk.chain[1])  # the code of the answer to the invitation names both players
+    joined = _code_text(desk.chain[1])  # the code of the answer to the invitation names both players
     for run in (desk.carol.spite("play", "-", input=joined), desk.carol.spite("play", desk.chain[1])):
         assert_refused(run, "a match between Alice and Bob; you (Carol")
 
@@ -305,14 +332,15 @@ def test_a_code_of_a_match_the_receiver_is_not_in_is_refused(desk: Desk) -> None
 
 
 def test_each_damage_of_a_pasted_code_is_named_and_nothing_is_written(desk: Desk) -> None:
-    parts = code_of(desk.alice, desk.chain[0])  # the invitation: three parts
-    assert len(parts) == 3
+    parts = code.encode(saves.read(desk.chain[0]))  # the invitation's code, of many parts: a reader takes any number
+    n = len(parts)
+    assert n > 3
     lines = parts[2].split("\n")
     changed = "\n".join([*lines[:2], lines[2][:5] + ("A" if lines[2][5] != "A" else "B") + lines[2][6:], *lines[3:]])
     damages = {
-        "part 2 of 3 is missing": [parts[0], parts[2]],
-        "part 2 of 3 is damaged or cut": [parts[0], "\n".join(parts[1].split("\n")[:-4]), parts[2]],
-        "part 3 of 3 is damaged or cut": [parts[0], parts[1], changed],
+        f"part 2 of {n} is missing": [parts[0], *parts[2:]],
+        f"part 2 of {n} is damaged or cut": [parts[0], "\n".join(parts[1].split("\n")[:-4]), *parts[2:]],
+        f"part 3 of {n} is damaged or cut": [*parts[:2], changed, *parts[3:]],
     }
     fresh = make_player(desk.root, "Dana")
     before = files(desk.folder)
@@ -321,32 +349,17 @@ def test_each_damage_of_a_pasted_code_is_named_and_nothing_is_written(desk: Desk
         line = assert_refused(run, named, "copy it again")
         assert run.stdout == "", line
     assert new_file(before, desk.folder) is None and fresh.ok("games").stdout.startswith("No matches")
+    fresh.ok("verify", "-", input="\n\n".join(reversed(parts)))  # all of them, in any order: the invitation, whole
 
 
-def test_a_code_too_big_for_four_messages_says_to_send_the_file(desk: Desk, tmp_path: Path) -> None:
-    latest = saves.read(desk.chain[-1])
-    message = {**latest.protocol["message"], "more": [base64.urlsafe_b64encode(os.urandom(48)).decode() for _ in range(130)]}
-    path = tmp_path / "big.toml"  # as big as a turn that completes a stack may become with proofs of shuffle
-    path.write_bytes(saves.to_toml(saves.sign(dataclasses.replace(latest, protocol={"message": message}), desk.alice.identity)))
-    line = assert_refused(desk.alice.spite("code", path), "send the file instead")
-    assert re.search(r"would take [5-9] messages", line)
-
-
-def test_play_takes_a_file_standard_input_or_the_clipboard_one_of_them(desk: Desk) -> None:
-    for args in ((), (desk.chain[-1], "--paste")):
-        run = desk.bob.spite("play", *args)
-        assert run.exit_code == 2 and "give a FILE (- for standard input) or --paste" in run.output, run
-
-
-def test_a_save_given_on_standard_input_is_played_and_recorded_without_a_file(desk: Desk, tmp_path: Path) -> None:
-    out = tmp_path / "answer.toml"
-    desk.bob.ok("play", "-", "--auto", "--think", THINK, "-o", out, input=desk.chain[-1].read_text())
-    received = saves.read(desk.chain[-1])
-    assert saves.read(out).prev == received.hash
-    db = sqlite3.connect(desk.bob.home / "journal.sqlite")
-    paths = dict(db.execute("SELECT hash, path FROM saves"))
-    db.close()
-    assert paths[received.hash] == "" and paths[saves.read(out).hash] == str(out.resolve())  # no folder taken for a file
+def test_a_file_whose_code_would_take_more_than_four_messages_is_sent_as_a_file(desk: Desk, tmp_path: Path) -> None:
+    invitation = desk.chain[0]  # a deal step: its proof of shuffle of the deck takes ~25 KB
+    assert len(code.encode(saves.read(invitation))) > code.MAX_PARTS
+    line = assert_refused(desk.alice.spite("code", invitation), "send the file instead")
+    assert re.search(r"would take \d+ messages of 2,000 characters \(at most 4\)", line)
+    other = make_player(desk.root, "Erin")
+    run = other.ok("new", "-o", tmp_path / "invitation.toml")
+    assert re.search(r"Send the file to Opponent \(its turn code would take \d+ chat messages\)", run.stdout), run
 
 
 # --- the clipboard ---

@@ -250,5 +250,5 @@ def test_a_code_without_its_begin_line_is_named(people: tuple[Identity, ...]) ->
 def test_text_that_is_neither_a_save_nor_a_code_gets_the_save_readers_error() -> None:
     with pytest.raises(SaveFormatError, match="not valid TOML"):
         code.read(b"hi Bob, did you get my turn?\nsee you")
-    with pytest.raises(CodeError, match="at most 64 KiB"):
+    with pytest.raises(CodeError, match=f"at most {code.MAX_INPUT // 1024} KiB"):
         code.read(b"x" * (code.MAX_INPUT + 1))
