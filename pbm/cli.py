@@ -548,7 +548,8 @@ def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
     """Say both ways to send `save`: its turn code in a chat (on the clipboard with `copy`), or the file."""
     parts = code.encode(save)
     if len(parts) > code.MAX_PARTS:
-        out.print(f"Send the file to {other} (its turn code would take {len(parts)} chat messages).", soft_wrap=True, markup=False)
+        nothing = " Nothing was copied." if copy else ""
+        out.print(f"Send the file to {other} (its turn code would take {len(parts)} chat messages).{nothing}", soft_wrap=True, markup=False)
         return
     messages = "one message" if len(parts) == 1 else f"{len(parts)} messages"
     if copy:

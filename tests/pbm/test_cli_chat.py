@@ -358,8 +358,8 @@ def test_a_file_whose_code_would_take_more_than_four_messages_is_sent_as_a_file(
     line = assert_refused(desk.alice.spite("code", invitation), "send the file instead")
     assert re.search(r"would take \d+ messages of 2,000 characters \(at most 4\)", line)
     other = make_player(desk.root, "Erin")
-    run = other.ok("new", "-o", tmp_path / "invitation.toml")
-    assert re.search(r"Send the file to Opponent \(its turn code would take \d+ chat messages\)", run.stdout), run
+    run = other.ok("new", "-o", tmp_path / "invitation.toml", "--copy")
+    assert re.search(r"Send the file to Opponent \(its turn code would take \d+ chat messages\)\. Nothing was copied", run.stdout), run
 
 
 # --- the clipboard ---
