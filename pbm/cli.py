@@ -38,7 +38,7 @@ from pbm.match import (
 )
 from pbm.saves import SaveFile
 from pbm.shown import LINE, cut, plain
-from pbm.transport import code
+from pbm.transport import clipboard, code
 from pbm.transport.code import TurnCode
 
 # markup=False: no text spite prints is read as rich markup, so a name like "[/x]" or "[link=…]" is only text
@@ -321,7 +321,7 @@ def _received(file: Path | None, paste: bool) -> tuple[SaveFile | TurnCode, Path
     if file is not None and paste:
         raise UsageError("give a FILE (- for standard input) or --paste, not both")
     if paste:
-        return code.read(_paste().encode("utf-8")), Path.cwd()
+        return code.read(clipboard.paste().encode("utf-8")), Path.cwd()
     assert file is not None
     if str(file) == "-":
         return code.read(sys.stdin.buffer.read(code.MAX_INPUT + 1)), Path.cwd()
@@ -554,7 +554,7 @@ def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
     messages = "one message" if len(parts) == 1 else f"{len(parts)} messages"
     if copy:
         try:
-            _copy(parts[0])
+            clipboard.copy(parts[0])
         except SpiteError as e:
             err.print(f"spite: could not copy the turn code: {e}", markup=False, soft_wrap=True)
         else:
@@ -821,60 +821,11 @@ def code_command(
         raise typer.BadParameter(f"this turn code has {len(parts)} part{'s' if len(parts) != 1 else ''}", param_hint="--part")
     chosen = parts if part is None else [parts[part - 1]]
     if copy:
-        _copy("\n\n".join(chosen))
+        clipboard.copy("\n\n".join(chosen))
         which = "the turn code" if len(parts) == 1 else f"part {part} of {len(parts)}" if part else f"all {len(parts)} parts"
         out.print(f"Copied {which} to the clipboard: paste it into your chat as one message{'s each' if len(chosen) > 1 else ''}.")
         return
     out.print("\n\n".join(chosen), markup=False, highlight=False, soft_wrap=True)
-
-
-# --- the clipboard (pyperclip, imported only when asked for) ---
-
-
-def _clipboard() -> tuple[Callable[[str], None], Callable[[], str], type[Exception]]:
-    """Copy and paste functions for this session's clipboard, and the error they raise when there is none."""
-    try:
-        import pyperclip
-    except ImportError as e:
-        raise SpiteError("the clipboard needs the pyperclip package (pip install pyperclip)") from e
-    copy, paste = pyperclip.determine_clipboard()  # asked each time: pyperclip would keep the first answer for good
-    return copy, paste, pyperclip.PyperclipException
-
-
-def _copy(text: str) -> None:
-    copy, paste, failure = _clipboard()
-    try:
-        copy(text)
-        held = paste()
-    except failure as e:
-        raise SpiteError(_no_clipboard()) from e
-    if held.replace("\r\n", "\n") != text:  # xclip and xsel fail quietly when they cannot reach the display
-        raise SpiteError(f"the clipboard did not take the code ({_no_clipboard()})")
-
-
-def _paste() -> str:
-    _, paste, failure = _clipboard()
-    try:
-        text = paste()
-    except failure as e:
-        raise SpiteError(_no_clipboard()) from e
-    if not text.strip():
-        raise SpiteError("the clipboard is empty: copy the turn code (every line from BEGIN SPITE to END SPITE) first")
-    return text
-
-
-def _no_clipboard() -> str:
-    """What is missing for a clipboard, said plainly: a graphical session, or a clipboard tool."""
-    import shutil
-
-    if sys.platform.startswith("linux") or "bsd" in sys.platform:
-        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-            return "there is no clipboard here: this terminal has no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)"
-        tools = ("wl-copy", "wl-paste") if os.environ.get("WAYLAND_DISPLAY") else ("xclip", "xsel")
-        if not any(shutil.which(tool) for tool in tools):
-            wanted = "wl-clipboard (wl-copy, wl-paste)" if os.environ.get("WAYLAND_DISPLAY") else "xclip or xsel"
-            return f"no clipboard tool was found: install {wanted}, or copy the code by hand"
-    return "the clipboard cannot be used here: copy the code by hand"
 
 
 @command(epilog="Example: spite games")

@@ -60,6 +60,10 @@ class CodeError(SaveFormatError):
     """Pasted text that holds no whole turn code or save: a part missing, damaged or cut, or a turn too big for a code."""
 
 
+class ClipboardError(SpiteError):
+    """No clipboard to copy to or paste from: no graphical session, no clipboard tool, or nothing on it."""
+
+
 class BadSignatureError(SpiteError):
     """The signature does not match the file's content: the file was changed after signing."""
 
