@@ -107,27 +107,30 @@ def _units(text: str) -> list[str]:
 
 
 def _string(text: str, prefix: str, indent: str, tail: int) -> list[str]:
-    """A basic string on one line if it fits, else a multi-line one: chunks on lines ending in a line-ending backslash."""
+    """A basic string on one line if it fits, else a multi-line one cut into lines that end in a line-ending backslash.
+
+    The lines are as long as allowed and not indented: a long proof would otherwise cost a few percent more bytes.
+    """
     units = _units(text)
-    one = f'{prefix}"{"".join(units)}"'
     spaced = " " in text
-    if len(one) + tail <= (SPACED if spaced else WIDTH):
+    limit = SPACED if spaced else WIDTH
+    one = f'{prefix}"{"".join(units)}"'
+    if len(one) + tail <= limit:
         return [one]
-    room = (SPACED if spaced else WIDTH) - len(indent) - 5  # a space before, and `\` or `""",` after
-    chunks: list[str] = []
-    chunk, size = "", 0
+    lines: list[str] = []
+    line, fresh = prefix + '"""', False  # fresh: the line continues the string after a line-ending backslash
     for unit in units:
-        if chunk and size + len(unit) > room:
-            chunks.append(chunk)
-            chunk, size = "", 0
-        if not chunk and unit == " ":
+        if len(line) + len(unit) + 1 > limit and line.strip('"' + " ="):
+            lines.append(line + "\\")
+            line, fresh = "", True
+        if fresh and unit == " ":
             unit = "\\u0020"  # a line-ending backslash trims the whitespace that starts the next line
-        chunk, size = chunk + unit, size + len(unit)
-        if unit == " " and size >= room // 2:  # text with spaces breaks after one, which stays before the `\`
-            chunks.append(chunk)
-            chunk, size = "", 0
-    if chunk:
-        chunks.append(chunk)
-    body = [f"{indent} {c}\\" for c in chunks]
-    body[-1] = body[-1][:-1] + '"""'
-    return [prefix + '"""\\', *body]
+        line, fresh = line + unit, False
+        if spaced and unit == " " and len(line) >= limit // 2:  # text with spaces breaks after one, which stays before the `\`
+            lines.append(line + "\\")
+            line, fresh = "", True
+    if len(line) + 3 + tail > limit:
+        lines.append(line + "\\")
+        line = ""
+    lines.append(line + '"""')
+    return lines
