@@ -272,7 +272,8 @@ def _read_save(data: bytes, text: str) -> SaveFile:
 
 def _repairs(text: str) -> list[bytes]:
     """The text of a save as it was written, from what mail or chat made of it: a few readings, the likeliest first."""
-    plain = "\n".join(_QUOTE.sub("", line) for line in normal(text).split("\n"))
+    # spite writes no line that starts or ends with whitespace it needs (a format=flowed client stuffs spaces in)
+    plain = "\n".join(_QUOTE.sub("", line).strip() for line in normal(text).split("\n"))
     readings = [plain, plain.translate(_QUOTES)]
     if "=3D" in plain or re.search(r"=\n", plain):  # quoted-printable, as a mail's source shows it
         readings.append(normal(quopri.decodestring(plain.encode("utf-8")).decode("utf-8", errors="replace")))

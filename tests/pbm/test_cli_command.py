@@ -56,8 +56,8 @@ def test_every_help_has_an_example_and_names_its_file_FILE(tmp_path: Path, name:
     assert f"Example: spite {name}" in " ".join(text.split()), text
     usage = next(line for line in text.splitlines() if "Usage:" in line)
     assert "{" not in usage and "<" not in usage, usage
-    if name in WITH_FILE:
-        assert usage.split() == ["Usage:", "spite", name, "[OPTIONS]", "FILE"], usage
+    if name in WITH_FILE:  # FILE may be left out for --paste (the clipboard)
+        assert usage.split() == ["Usage:", "spite", name, "[OPTIONS]", "[FILE]"], usage
 
 
 def test_no_contradictory_default_for_the_opponent(tmp_path: Path) -> None:

@@ -234,6 +234,14 @@ def test_a_save_pasted_or_mailed_whole_reads_back(people: tuple[Identity, ...], 
     saves.verify(back, people[0].public_text)
 
 
+def test_a_save_near_the_size_limit_reads_back_when_a_mail_client_indents_it_past_the_limit(people: tuple[Identity, ...]) -> None:
+    save = turn_save(people, reveals=120)
+    text = saves.to_toml(save).decode()
+    stuffed = "\n".join("    " + line for line in text.split("\n"))  # format=flowed stuffs a space in, a reply indents
+    assert len(text) <= saves.MAX_BYTES < len(stuffed)
+    assert code.read(stuffed.encode()) == save
+
+
 def test_a_changed_save_is_not_read_back_as_the_original(people: tuple[Identity, ...]) -> None:
     text = saves.to_toml(turn_save(people, reveals=6)).decode()
     changed = text.replace("stock = 40", "stock = 41")
