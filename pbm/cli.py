@@ -324,12 +324,25 @@ def _received(file: Path | None, paste: bool) -> tuple[SaveFile | TurnCode, Path
         return code.read(clipboard.paste().encode("utf-8")), Path.cwd()
     assert file is not None
     if str(file) == "-":
-        return code.read(sys.stdin.buffer.read(code.MAX_INPUT + 1)), Path.cwd()
+        return code.read(_pasted()), Path.cwd()
     try:
         data = read_head(file, code.MAX_INPUT + 1)
     except OSError as e:
         raise SaveFormatError(f"cannot read {file}: {e.strerror or e}") from e
     return code.read(data), file
+
+
+def _pasted() -> bytes:
+    """Standard input: all of it; at a terminal, the lines pasted until they hold a whole turn code or save (no Ctrl-D)."""
+    if not sys.stdin.isatty():
+        return sys.stdin.buffer.read(code.MAX_INPUT + 1)
+    err.print("Paste the turn code (or the save): spite reads it once its last END SPITE line is in (Ctrl-D ends early).")
+    text = ""
+    for line in sys.stdin:  # a terminal keeps reading after this: the prompt for moves comes next
+        text += line
+        if code.whole(text) or len(text) > code.MAX_INPUT:
+            break
+    return text.encode("utf-8")
 
 
 def _save_of(received: SaveFile | TurnCode, identity: Identity, journal: Journal) -> SaveFile:

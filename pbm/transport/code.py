@@ -20,7 +20,7 @@ from typing import Any
 from nacl.bindings import crypto_hash_sha256
 
 from pbm import saves, savetext
-from pbm.errors import BadSignatureError, CodeError, SaveFormatError
+from pbm.errors import BadSignatureError, CodeError, SaveFormatError, SpiteError
 from pbm.packing import PackingError, deflate, inflate, to_json
 from pbm.saves import SaveFile
 
@@ -157,6 +157,19 @@ def read(data: bytes) -> SaveFile | TurnCode:
         if any(_END.search(line) for line in lines):
             raise CodeError(f"the turn code has lost its BEGIN SPITE line{_AGAIN}")
     return _read_save(data, text)
+
+
+def whole(text: str) -> bool:
+    """Whether pasted `text` holds all it will: every part of a turn code, or a save to its last line."""
+    if savetext.TAIL in text:
+        return True
+    if "END SPITE" not in text:
+        return False
+    try:
+        read(text.encode("utf-8"))
+    except SpiteError:
+        return False
+    return True
 
 
 def normal(text: str) -> str:

@@ -10,6 +10,7 @@ import random
 import re
 import shutil
 import sqlite3
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -380,6 +381,23 @@ def test_a_save_given_on_standard_input_is_played_and_recorded_without_a_file(de
     paths = dict(db.execute("SELECT hash, path FROM saves"))
     db.close()
     assert paths[received.hash] == "" and paths[saves.read(out).hash] == str(out.resolve())  # no folder taken for a file
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_code_pasted_at_a_terminal_is_read_without_ctrl_d_and_the_turn_played_at_the_prompt(desk: Desk) -> None:
+    import pexpect
+
+    env = {**os.environ, "SPITE_HOME": str(desk.bob.home), "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "80", "INPUTRC": "/dev/null"}
+    env.pop("SPITE_PASSPHRASE", None)
+    child = pexpect.spawn(sys.executable, ["-m", "pbm.cli", "play", "-"], env=env, cwd=str(desk.root), encoding="utf-8", timeout=60)
+    child.expect_exact("Paste the turn code")
+    for line in _code_text(desk.chain[-1]).split("\n"):
+        child.sendline(line)
+    child.expect_exact("your move> ")  # the code was whole at its END line: the board and the prompt follow
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Nothing written" in child.before
 
 
 # --- the clipboard ---
