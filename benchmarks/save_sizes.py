@@ -37,6 +37,7 @@ from engine.rules import G4A  # noqa: E402
 from pbm.identity import load_or_create  # noqa: E402
 from pbm.journal import Journal  # noqa: E402
 from pbm.match import new_match, open_save, replace_rules, write_next  # noqa: E402
+from pbm import carry  # noqa: E402
 from pbm.saves import MAX_BYTES, read  # noqa: E402
 from pbm.transport import code  # noqa: E402
 
@@ -78,6 +79,12 @@ def summary(sizes: list[int]) -> dict[str, float]:
         "p99": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "max": ordered[-1],
     }
+
+
+def left_out_a_side(path: Path) -> bool:
+    """Whether the file goes without its receiver's side: it would not have fitted the size limit with it."""
+    save = read(path)
+    return save.seq > 1 and None in carry.unpack_sides(save)
 
 
 def code_row(path: Path) -> tuple[str, int, int, int]:
@@ -134,7 +141,7 @@ def main() -> None:
     bots = tuple(args.bots.split(","))
     assert len(bots) == 2, "--bots takes two bot names"
     started = time.perf_counter()
-    games, every, biggest, codes = [], [], (0, {}), []
+    games, every, biggest, codes, sideless = [], [], (0, {}), [], 0
     kinds: dict[bool, list[int]] = {False: [], True: []}
     for g in range(args.games):
         with tempfile.TemporaryDirectory() as tmp:
@@ -145,6 +152,7 @@ def main() -> None:
             for s, p in files:
                 kinds[carries_a_shuffle_proof(p)].append(s)
             codes += [code_row(p) for _, p in files]
+            sideless += sum(left_out_a_side(p) for _, p in files)
             if size > biggest[0]:
                 biggest = (size, parts(path))
         print(f"game {g + 1}: {turns} turns, {len(files)} files, largest {size:,} B", flush=True)
@@ -162,6 +170,7 @@ def main() -> None:
         "longest_game_turns": max(t for t, _, _ in games),
         "largest_file_parts": biggest[1],
         "longest_line": max(r[3] for r in codes),
+        "files_without_the_receivers_side": sideless,
         "code_one_part_share": {
             name: {"files": n, "share": round(one, 4)}
             for name, kinds in (("all", ("ordinary", "turn", "other")), ("turns", ("ordinary", "turn")), ("ordinary", ("ordinary",)))
@@ -185,6 +194,7 @@ def main() -> None:
             spread = f"median {k['median']:,.0f} B, p99 {k['p99']:,} B, max {k['max']:,} B"
             print(f"{label}: {k['files']}, {spread}; budget {budget:,} B: {verdict}")
     print(f"longest line of any file: {result['longest_line']} characters")
+    print(f"files that left out the receiver's side (they would not have fitted with it): {sideless}")
     for name, row in result["code_one_part_share"].items():
         print(f"turn codes in one message, {name}: {row['share']:.1%} of {row['files']:,} files")
     print(

@@ -134,12 +134,17 @@ def make_tampered(snapshot: Path) -> None:
 
 
 def check() -> None:
-    """The story holds: Alice accepts Bob's latest save and it is mid-game with her to move."""
+    """The story holds: Alice accepts Bob's latest save and it is mid-game with her to move.
+
+    On copies of the demo homes: a command records the files it opens, and Alice has not seen Bob's latest yet.
+    """
     import json
 
-    out = spite("alice", "verify", rel(SAVES / save_name(FILES, "bob")))
-    assert out.rstrip().endswith("OK"), out
-    summary = json.loads(spite("bob", "show", "--json", rel(SAVES / save_name(FILES, "bob"))))
+    with tempfile.TemporaryDirectory() as tmp:
+        homes = {who: Path(shutil.copytree(KEYS / who, Path(tmp) / who)) for who in ("alice", "bob")}
+        out = spite("alice", "verify", rel(SAVES / save_name(FILES, "bob")), home=homes["alice"])
+        assert out.rstrip().endswith("OK"), out
+        summary = json.loads(spite("bob", "show", "--json", rel(SAVES / save_name(FILES, "bob")), home=homes["bob"]))
     assert summary["to_move"] == NAMES["alice"] and not summary["game_over"], summary
 
 

@@ -148,7 +148,10 @@ def read(data: bytes) -> SaveFile | TurnCode:
     Raises CodeError naming a missing, damaged or cut part, or the save's own SaveFormatError.
     """
     if len(data) > MAX_INPUT:
-        raise CodeError(f"this text has {len(data):,} bytes; a pasted save or turn code has at most {MAX_INPUT // 1024} KiB")
+        raise CodeError(
+            f"this text has more than {MAX_INPUT} bytes; pasted text has at most {MAX_INPUT // 1024} KiB "
+            f"(a save itself at most {saves.MAX_BYTES // 1024} KiB)"
+        )
     text = data.decode("utf-8", errors="replace")
     if _MARK.search(text):
         lines = [_QUOTE.sub("", line) for line in normal(text).split("\n")]

@@ -10,6 +10,7 @@ figures in the README (benchmarks/fuzz_saves.py) both come from here.
 from __future__ import annotations
 
 import base64
+import contextlib
 import copy
 import dataclasses
 import random
@@ -37,12 +38,26 @@ KINDS: tuple[Any, ...] = (0, -1, 1, MAX_SAFE_INT, True, False, "", "x", "!" * 90
 UNKNOWN = "zz_unknown"
 
 
-def sign_doc(doc: dict[str, Any], identity: Identity) -> bytes:
-    """`doc` (a save's payload, any content) signed by `identity` over its canonical bytes, as TOML."""
+_TURN_LABELS = ("version", "match", "seq", "game", "turn", "prev", "signer", "score", "rules", "players")
+
+
+def sign_doc(doc: dict[str, Any], identity: Identity, turn: bool = True) -> bytes:
+    """`doc` (a save's payload, any content) signed by `identity` over its canonical bytes, as TOML; with `turn`, its turn
+    (docs/save-format.md, *Signature*) signed again first, as a sender's own program would (not when the edit is the turn
+    signature itself)."""
     body = copy.deepcopy(doc)
     body.pop("signature", None)
-    signature = base64.urlsafe_b64encode(identity.sign(canonical(body))).rstrip(b"=").decode()
-    return tomli_w.dumps({**body, "signature": signature}).encode()
+    protocol = body.get("protocol")
+    message = protocol.get("message", {}) if isinstance(protocol, dict) else {}
+    the_turn = {"format": saves.TURN_FORMAT, **{k: body[k] for k in _TURN_LABELS if k in body}, "message": message}
+    if turn:
+        with contextlib.suppress(SaveFormatError):  # a value nothing can sign: the whole save fails the same way below
+            body["turn_signature"] = _b64(identity.sign(canonical(the_turn)))
+    return tomli_w.dumps({**body, "signature": _b64(identity.sign(canonical(body)))}).encode()
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
 def resign_doc(data: bytes, identity: Identity, change: Callable[[dict[str, Any]], None]) -> bytes:
@@ -299,7 +314,7 @@ def campaign(offers: list[Offer], receiver: Receiver, count: int, seed: int) -> 
         offer(KIND_BYTES, o, byte_edit(o.data, rng), None)
         fields, message = edits[id(o)]
         e = rng.choice(fields)
-        offer(KIND_FIELDS, o, sign_doc(e.apply(o.doc), o.sender), e)
+        offer(KIND_FIELDS, o, sign_doc(e.apply(o.doc), o.sender, turn=e.place[:1] != ("turn_signature",)), e)
         e = rng.choice(message)
         offer(KIND_MESSAGE, o, sign_doc(with_carry(e.apply(o.doc), o.save), o.sender), e)
     return tallies

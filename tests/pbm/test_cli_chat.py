@@ -289,8 +289,10 @@ def test_an_answer_from_a_code_is_the_answer_from_the_file(desk: Desk) -> None:
     assert saves.default_name(a) == saves.default_name(b) and a.history == b.history and a.state == b.state
     assert (a.seq, a.game, a.turn, a.prev, a.score, a.players, a.rules) == (b.seq, b.game, b.turn, b.prev, b.score, b.players, b.rules)
     assert a.secrets.keys() == {0, 1} and b.secrets.keys() == {1}  # the code carried none of Alice's sealed secrets
-    for path in (from_file, from_code):
-        assert desk.alice.ok("verify", path).stdout.rstrip().endswith("OK")
+    alice_twin = Player("Alice", desk.root / "home-alice-twin")  # each answer to one copy of Alice: the second would be a fork
+    shutil.copytree(desk.alice.home, alice_twin.home)
+    for alice, path in ((desk.alice, from_file), (alice_twin, from_code)):
+        assert alice.ok("verify", path).stdout.rstrip().endswith("OK")
 
 
 def answer_with(player: Player, args: list[str | Path], moves: str, folder: Path, input: str | None = None) -> Path:

@@ -112,14 +112,21 @@ def test_bob_answers_on_a_new_machine_and_the_match_goes_on(mail: Mail) -> None:
 def test_a_whole_match_where_every_file_is_answered_on_a_new_machine(mail: Mail) -> None:
     """Deal steps, turns, game ends and returned keys: each answered by a player with nothing but their identity."""
     players, path, sections = (mail.alice, mail.bob), mail.chain[-1], set()
+    last_machine: dict[str, Player] = {}
     for n in range(400):
         save = saves.read(path)
         sections |= set(save.protocol["message"]) & {"deal", "turn", "secrets"}
         player = players[1 - save.signer]
-        fresh = mail.elsewhere(player, f"{player.name.lower()}-{n}")
         before = files(mail.folder)
-        run = fresh.ok("play", path, "--auto", "--think", "0.02")
-        assert WARNING in " ".join(run.stderr.split()), run
+        if carry.unpack_sides(save)[1 - save.signer] is None:
+            # a file that would not have fitted in 32 KiB with the receiver's side leaves it out (docs/save-format.md): it is
+            # answered where the receiver wrote their last file, as spite says; rare (a game's end, its keys and the next deal)
+            run = last_machine[player.name].ok("play", path, "--auto", "--think", "0.02")
+            assert "does not carry your side of the match" in " ".join(run.stderr.split()), run
+        else:
+            last_machine[player.name] = fresh = mail.elsewhere(player, f"{player.name.lower()}-{n}")
+            run = fresh.ok("play", path, "--auto", "--think", "0.02")
+            assert WARNING in " ".join(run.stderr.split()), run
         written = new_file(before, mail.folder)
         if written is None:
             break

@@ -42,7 +42,7 @@ class Match:
         doc = edit.apply(offer.doc)
         if edit.place[:2] == ("protocol", "message"):
             doc = with_carry(doc, offer.save)
-        return sign_doc(doc, offer.sender)
+        return sign_doc(doc, offer.sender, turn=edit.place[:1] != ("turn_signature",))
 
 
 @pytest.fixture(scope="module")
