@@ -34,10 +34,10 @@ import tomllib  # noqa: E402
 
 from engine.bots import make_bot  # noqa: E402
 from engine.rules import G4A  # noqa: E402
+from pbm import carry  # noqa: E402
 from pbm.identity import load_or_create  # noqa: E402
 from pbm.journal import Journal  # noqa: E402
 from pbm.match import new_match, open_save, replace_rules, write_next  # noqa: E402
-from pbm import carry  # noqa: E402
 from pbm.saves import MAX_BYTES, read  # noqa: E402
 from pbm.transport import code  # noqa: E402
 
