@@ -81,20 +81,24 @@ def strip(ctx: Context, k: Scalar, key: Point, layered: Point, rng: Rng) -> tupl
     return card, prove(ctx, k, key, card, layered, rng)
 
 
-def _batch(ctx: Context, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> tuple[Context, Point, Point]:
-    """The context and the two weighted sums Σu_i·card_i, Σu_i·layered_i that one Chaum–Pedersen proof covers for a batch."""
+def _weights(ctx: Context, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> list[Scalar]:
+    """The batch's weights u_i, from a hash of the key and every point of both lists."""
     if len(cards) != len(layered) or not cards:
         raise ProofError(f"{ctx.describe()}: a batch proof covers a non-empty list of pairs")
     n = len(cards).to_bytes(4, "big")
     seed = _na.crypto_hash_sha512(b"".join([BATCH_TAG, ctx.match, _field(ctx.slot.encode("utf-8")), key, n, *cards, *layered]))
-    weights = [group.hash_scalar(seed + i.to_bytes(4, "big")) for i in range(len(cards))]
-    a, b = group.IDENTITY, group.IDENTITY
-    for u, card, lay in zip(weights, cards, layered, strict=True):
-        a = _na.crypto_core_ed25519_add(a, group.mul(u, card))
-        b = _na.crypto_core_ed25519_add(b, group.mul(u, lay))
-    if a == group.IDENTITY or b == group.IDENTITY:
-        raise ProofError(f"{ctx.describe()}: the batch does not prove out")
-    return Context(ctx.match, ctx.game, ctx.turn, f"{ctx.slot} (batch of {len(cards)})"), a, b
+    return [group.hash_scalar(seed + i.to_bytes(4, "big")) for i in range(len(cards))]
+
+
+def _weighted(weights: Sequence[Scalar], points: Sequence[Point]) -> Point:
+    total = group.IDENTITY
+    for u, p in zip(weights, points, strict=True):
+        total = _na.crypto_core_ed25519_add(total, group.mul(u, p))
+    return total
+
+
+def _batch_context(ctx: Context, count: int) -> Context:
+    return Context(ctx.match, ctx.game, ctx.turn, f"{ctx.slot} (batch of {count})")
 
 
 def prove_batch(ctx: Context, k: Scalar, key: Point, cards: Sequence[Point], layered: Sequence[Point], rng: Rng) -> bytes:
@@ -103,16 +107,20 @@ def prove_batch(ctx: Context, k: Scalar, key: Point, cards: Sequence[Point], lay
     The batched Chaum–Pedersen proof of RFC 9497 (section 2.2): weights from a hash of every point,
     so a single false pair makes the weighted sums disagree except with probability 1/ℓ.
     """
-    batch, a, b = _batch(ctx, key, cards, layered)
-    return prove(batch, k, key, a, b, rng)
+    a = _weighted(_weights(ctx, key, cards, layered), cards)
+    # Σu_i·layered_i = k·Σu_i·cards_i for honest pairs: one multiplication instead of N (a false pair still fails the check)
+    return prove(_batch_context(ctx, len(cards)), k, key, a, group.mul(k, a), rng)
 
 
 def verify_batch(ctx: Context, proof: bytes, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> None:
     """Raise ProofError naming `ctx` unless `proof` shows layered_i = k·cards_i for every i, for `key` = k·G."""
-    batch, a, b = _batch(ctx, key, cards, layered)
+    weights = _weights(ctx, key, cards, layered)
     try:
-        verify(batch, proof, key, a, b)
-    except ProofError as e:
+        a, b = _weighted(weights, cards), _weighted(weights, layered)
+        if a == group.IDENTITY or b == group.IDENTITY:
+            raise ProofError(f"{ctx.describe()}: the batch does not prove out")
+        verify(_batch_context(ctx, len(cards)), proof, key, a, b)
+    except (ProofError, PointError) as e:
         raise ProofError(f"{ctx.describe()}: the batch does not prove out") from e
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import nacl.bindings
+import nacl.exceptions
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -125,6 +127,24 @@ def test_non_canonical_scalars_and_points_in_a_proof_are_refused() -> None:
         ShuffleProof.from_bytes(bytes(raw), 4, "the list")
     with pytest.raises(ProofError, match="bytes where"):
         ShuffleProof.from_bytes(proof.to_bytes()[:-1], 4, "the list")
+
+
+# a point of order 2, (0, −1): on the curve, outside the prime-order subgroup
+ORDER_TWO = bytes([0xEC]) + bytes([0xFF] * 30) + bytes([0x7F])
+
+
+@pytest.mark.parametrize("where", ["commitment", "chain"])
+def test_a_proof_point_outside_the_prime_order_subgroup_is_refused(where: str) -> None:
+    """The parser checks only for the identity; the verifier's multiplications must refuse a point with a small-order part."""
+    inputs, outputs, proof, _, base, key = _made(6)
+    raw = bytearray(proof.to_bytes())
+    at = 2 * 32 if where == "commitment" else (6 + 3) * 32
+    raw[at : at + 32] = nacl.bindings.crypto_core_ed25519_add(bytes(raw[at : at + 32]), ORDER_TWO)
+    parsed = ShuffleProof.from_bytes(bytes(raw), 6, "the list")  # it parses: 32 bytes of a point on the curve
+    _refused(inputs, outputs, parsed, base, key)
+    # what the verifier relies on: libsodium's multiplication refuses such a point, whatever the scalar
+    with pytest.raises(nacl.exceptions.CryptoError):
+        nacl.bindings.crypto_scalarmult_ed25519_noclamp(group.hash_scalar(b"u"), bytes(raw[at : at + 32]))
 
 
 def test_a_shuffle_that_drops_or_adds_a_point_is_refused() -> None:
