@@ -2,8 +2,10 @@
 """How long the `spite` command takes, against merely importing its libraries, and how big a whole game's saves are.
 
 Wall time of `spite show`, `spite verify`, `spite games` and `spite play --auto` on the mid-game
-example save (Alice answers examples/saves/14-bob.toml), each run on a fresh copy of examples/
-because they record in the journal and play writes a file, against two baselines, in alternating
+example save (Alice answers examples/saves/14-bob.toml, an ordinary turn), and of `spite show` and
+`spite verify` of a file that carries a proof of shuffle of the whole deck (Alice answers Bob's
+first deal step in a fresh match), each run on a fresh copy because they record in the journal and
+play writes a file, against two baselines, in alternating
 rounds (the order rotates every round): importing only the library modules a command needs (rich's
 console, cryptography's Ed25519, AES-GCM and HKDF, nacl, sqlite3; target: show within 2x, and
 show, verify and games under 0.2 s), and ``python -c "import typer, rich, nacl, cryptography"``.
@@ -98,6 +100,35 @@ def on_copy(spite: list[str], args: list[str], with_file: bool = True) -> Callab
     return run
 
 
+def deck_proof_match(root: Path, spite: list[str]) -> Path:
+    """A fresh match in `root` where Alice is to answer Bob's first deal step, which carries a proof of shuffle of the
+    whole deck (104 points, the largest proof a file carries); returns that file."""
+    homes = {who: root / "keys" / who for who in ("alice", "bob")}
+    for who, home in homes.items():
+        timed([*spite, "id", "--name", who.title()], env_for(home))
+    saves = root / "saves"
+    saves.mkdir()
+    invite = saves / "invite.toml"
+    timed([*spite, "new", "-o", str(invite)], env_for(homes["alice"]))
+    _, text = timed([*spite, "play", "--auto", str(invite)], env_for(homes["bob"]))
+    wrote = re.search(r"^Wrote (.+)$", text, re.MULTILINE)
+    if wrote is None:
+        raise SystemExit(f"Bob's answer to the invitation wrote no file:\n{text}")
+    path = Path(wrote.group(1))
+    return path if path.is_absolute() else saves / path.name
+
+
+def on_proof_copy(spite: list[str], args: list[str], match: Path, file: Path) -> Callable[[], float]:
+    """A run of `spite ARGS FILE` as Alice on a fresh copy of the match made by :func:`deck_proof_match`."""
+
+    def run() -> float:
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(shutil.copytree(match, Path(tmp) / "match"))
+            return timed([*spite, *args, str(copy / file.relative_to(match))], env_for(copy / "keys" / "alice"))[0]
+
+    return run
+
+
 def rounds_of(kinds: dict[str, Callable[[], float]], rounds: int) -> dict[str, list[float]]:
     """Seconds per run of each kind, `rounds` of each, interleaved, the order rotating every round (after one untimed warm-up)."""
     times: dict[str, list[float]] = {name: [] for name in kinds}
@@ -111,19 +142,25 @@ def rounds_of(kinds: dict[str, Callable[[], float]], rounds: int) -> dict[str, l
 
 
 def speed(rounds: int, think: float | None, spite: list[str]) -> dict[str, list[float]]:
-    """Seconds per run of the baselines, `show`, `verify`, `games` and `play --auto`."""
+    """Seconds per run of the baselines, `show`, `verify`, `games` and `play --auto`, and of `show` and `verify` of a
+    file that carries a proof of shuffle of the whole deck."""
     play_args = ["play", "--auto", *(["--think", str(think)] if think is not None else [])]
-    return rounds_of(
-        {
-            "import baseline": lambda: timed(BASELINE)[0],
-            "import typer, rich, nacl, cryptography": lambda: timed(TOP_LEVEL)[0],
-            "spite show": on_copy(spite, ["show"]),
-            "spite verify": on_copy(spite, ["verify"]),
-            "spite games": on_copy(spite, ["games"], with_file=False),
-            "spite play --auto": on_copy(spite, play_args),
-        },
-        rounds,
-    )
+    with tempfile.TemporaryDirectory() as tmp:
+        match = Path(tmp)
+        proof_file = deck_proof_match(match, spite)
+        return rounds_of(
+            {
+                "import baseline": lambda: timed(BASELINE)[0],
+                "import typer, rich, nacl, cryptography": lambda: timed(TOP_LEVEL)[0],
+                "spite show": on_copy(spite, ["show"]),
+                "spite verify": on_copy(spite, ["verify"]),
+                "spite games": on_copy(spite, ["games"], with_file=False),
+                "spite play --auto": on_copy(spite, play_args),
+                "spite show, proof of the deck": on_proof_copy(spite, ["show"], match, proof_file),
+                "spite verify, proof of the deck": on_proof_copy(spite, ["verify"], match, proof_file),
+            },
+            rounds,
+        )
 
 
 def library_modules() -> list[str]:

@@ -25,12 +25,12 @@ from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.audit import audit_game
 from pbm.protocol.dealsteps import DealSteps, starter_of
 from pbm.protocol.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
-from pbm.protocol.group import GENERATOR, Point, Rng, Scalar, b64s
+from pbm.protocol.group import Point, Rng, Scalar, b64s
 from pbm.protocol.incoming import MERGE_LAYER, MERGED_STOCK, STOCK_SHUFFLE, CheckedEnd, TurnChecks, pool_name
-from pbm.protocol.messages import Deal3, DrawReservation, End, Merge, Message, Reveal, Shuffle, parse_message
+from pbm.protocol.messages import Deal3, DrawReservation, End, Locked, Merge, Message, Reveal, Shuffle, parse_message
 from pbm.protocol.partystate import VERSION, Persistence
 from pbm.protocol.proofs import Context
-from pbm.protocol.shuffle import ShuffleContext, ShuffleProof
+from pbm.protocol.shuffle import ShuffleContext
 
 __all__ = ["VERSION", "Party", "starter_of"]
 
@@ -251,9 +251,9 @@ class Party(DealSteps, TurnChecks, Persistence):
             k_cur, pub = self._my_key(g.stock_epoch[me]), g.keys[me][g.stock_epoch[me]]
             for n, pool in enumerate(completed):
                 cards = [c.index for c in pool.cards]
-                pts, proof = self._layer_pool(g.number, cards, k_cur, pub, self._sctx(turn, pool_name(n), seq))
+                pts, proof = self._lock_pool(g.number, cards, k_cur, pub, self._ctx(turn, pool_name(n)))
                 g.pools.append(PoolRecord(turn, cards, pts, me, g.stock_epoch[me]))
-                pools.append(Shuffle(pub, tuple(pts), proof))
+                pools.append(Locked(pub, tuple(pts), proof))
         self.outbox["end"] = {"turn": turn, **End(shuffle_msg, draw_msg, merge_msg, tuple(pools)).to_data()}
         g.turn += 1
         return Draw((), unseen=count)
@@ -270,10 +270,14 @@ class Party(DealSteps, TurnChecks, Persistence):
         g.stock_epoch[me] = epoch
         return Shuffle(pub, tuple(stock), proof)
 
-    def _layer_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: ShuffleContext) -> tuple[list[Point], ShuffleProof]:
-        """A completed center stack's public cards under my layer `k`, shuffled, with the proof."""
+    def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Context) -> tuple[list[Point], bytes]:
+        """A completed center stack's public cards under my layer `k`, in the stack's order, with one batched proof.
+
+        No shuffle: both players know which card each point is, and the merge shuffles them before anyone draws one.
+        """
         encodings = [group.card_point(self.match, game, c) for c in cards]
-        return shuffle.shuffle(ctx, k, GENERATOR, pub, encodings, self.rng)
+        locked = group.layer(k, encodings)
+        return locked, proofs.prove_batch(ctx, k, pub, encodings, locked, self.rng)
 
     def _receive_end(self, turn: int, completed: tuple[Pool, ...], count: int) -> Draw:
         """The other's end of turn, checked at receipt: take it in and read my draw."""

@@ -16,8 +16,8 @@ from engine.state import Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.deck import HandCard
-from pbm.protocol.group import GENERATOR, Point
-from pbm.protocol.messages import End, Secrets, Shuffle, Turn
+from pbm.protocol.group import Point
+from pbm.protocol.messages import End, Locked, Secrets, Shuffle, Turn
 
 STOCK_SHUFFLE = "the stock shuffle"
 MERGE_LAYER = "the pools to merge"
@@ -40,7 +40,7 @@ class CheckedEnd:
     last_shuffle: list[int]
     merged: bool
     draw: list[HandCard]  # my draw, opened only by finish_checks
-    pools: list[Shuffle]  # the mover's layers on the stacks it completed, checked by finish_checks
+    pools: list[Locked]  # the mover's locks on the stacks it completed, checked by finish_checks
     seq: int
     seen: set[int]  # cards this message turns up: a draw may not repeat one
     checked: bool = False
@@ -214,7 +214,7 @@ class TurnChecks:
             cards = [group.card_point(self.match, g.number, c.index) for c in pool.cards]
             if len(sh.points) != len(cards):
                 raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} holds {len(sh.points)} cards where {len(cards)} are due")
-            shuffle.verify(self._sctx(turn, pool_name(n), st.seq), sh.proof, GENERATOR, key, cards, sh.points)
+            proofs.verify_batch(self._ctx(turn, pool_name(n)), sh.proof, key, cards, sh.points)
 
     def _on_secrets(self, section: Secrets) -> None:
         g = self._g()

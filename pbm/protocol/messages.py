@@ -19,7 +19,7 @@ from pbm.protocol import group
 from pbm.protocol.group import Point, Scalar, b64, b64s
 from pbm.protocol.shuffle import ShuffleProof, proof_size
 
-VERSION = 2  # 1 had no proofs of shuffle
+VERSION = 3  # 1 had no proofs of shuffle; 2 shuffled each pool with a proof of shuffle
 STRIP_PROOF_SIZE = 64
 MAX_POINTS = 1024  # far above any list of a game; bounds the work a hostile message can ask for
 MAX_MOVES_TEXT = 4096
@@ -40,6 +40,18 @@ class Shuffle:
 
     def to_data(self) -> dict[str, Any]:
         return {"key": b64(self.key), "points": b64s(self.points), "proof": b64(self.proof.to_bytes())}
+
+
+@dataclass(frozen=True, slots=True)
+class Locked:
+    """A completed center stack's public cards under the mover's stock key `key`, in the stack's order, with one batched proof."""
+
+    key: Point
+    points: tuple[Point, ...]
+    proof: bytes
+
+    def to_data(self) -> dict[str, Any]:
+        return {"key": b64(self.key), "points": b64s(self.points), "proof": b64(self.proof)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +158,7 @@ class End:
     shuffle: Shuffle | None = None
     draw: DrawReservation | None = None
     merge: Merge | None = None
-    pools: tuple[Shuffle, ...] = ()
+    pools: tuple[Locked, ...] = ()
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -315,6 +327,11 @@ def _draw(value: Any, what: str) -> DrawReservation:
     return DrawReservation(pts, prfs, positions)
 
 
+def _locked(value: Any, what: str) -> Locked:
+    t = _table(value, what, {"key", "points", "proof"})
+    return Locked(group.point(t["key"], f"{what}: the key"), _points(t["points"], f"{what}: the points"), _proof(t["proof"], what))
+
+
 def _merge(value: Any, what: str) -> Merge:
     t = _table(value, what, {"layered", "layer_proof", "stock"})
     return Merge(
@@ -330,7 +347,7 @@ def _end(value: Any, what: str) -> End:
         shuffle=_shuffle(t["shuffle"], f"{what}: the shuffle") if "shuffle" in t else None,
         draw=_draw(t["draw"], f"{what}: the draw") if "draw" in t else None,
         merge=_merge(t["merge"], f"{what}: the merge") if "merge" in t else None,
-        pools=_list(t.get("pools", []), f"{what}: the pools", _shuffle, limit=64),
+        pools=_list(t.get("pools", []), f"{what}: the pools", _locked, limit=64),
     )
 
 

@@ -176,10 +176,10 @@ class _Quiet(Party):
 class PoolSubstituter(_Quiet):
     """Recycles a completed center stack with one card swapped for another card of the deck, proving the swapped list."""
 
-    def _layer_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
+    def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
         swap = next(c for c in range(self.ruleset.deck_size) if c not in cards)
         self.cheated = True
-        return super()._layer_pool(game, [swap, *cards[1:]], k, pub, ctx)
+        return super()._lock_pool(game, [swap, *cards[1:]], k, pub, ctx)
 
 
 class MergeDuplicator(_Quiet):
@@ -199,14 +199,14 @@ class MergeDuplicator(_Quiet):
 
 
 @pytest.mark.parametrize(("cheat", "named"), [(PoolSubstituter, "recycling pool 1"), (MergeDuplicator, "the merged stock")])
-def test_a_dishonest_shuffle_is_refused_by_the_honest_player_on_receipt(cheat: type[_Quiet], named: str) -> None:
+def test_a_dishonest_shuffle_or_pool_lock_is_refused_by_the_honest_player_on_receipt(cheat: type[_Quiet], named: str) -> None:
     caught = 0
     for seed in range(12):
         seats = make_seats(SMALL, seed, classes=(cheat, Party))
         try:
             play(seats, seed=seed, stop_after_deal=2, check=False)
         except ProofError as e:
-            assert seats[0].party.cheated and named in str(e) and "the shuffle does not prove out" in str(e)
+            assert seats[0].party.cheated and named in str(e) and "does not prove out" in str(e)
             caught += 1
         else:
             assert not seats[0].party.cheated, f"seed {seed}: a cheat went unnoticed"

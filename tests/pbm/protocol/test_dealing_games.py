@@ -73,7 +73,7 @@ def test_messages_are_plain_toml_data_and_small() -> None:
 
     for message in played.messages:
         assert plain(message)
-        proven = "deal" in message or any(k in message.get("turn", {}).get("end", {}) for k in ("shuffle", "merge", "pools"))
+        proven = "deal" in message or any(k in message.get("turn", {}).get("end", {}) for k in ("shuffle", "merge"))
         assert len(tomli_w.dumps(message).encode()) < (26 if proven else 8) * 1024
 
 
@@ -91,7 +91,7 @@ def test_a_save_stays_under_its_budget_at_every_point_of_a_g4a_game() -> None:
         sender = seats[message["from"]].party
         size = len(tomli_w.dumps({"message": message}).encode()) + len(pack(sender.export_public(), to_json(message)))
         size += len(seal(sender.export_secrets(), identity, MATCH))
-        proven = "deal" in message or any(k in message.get("turn", {}).get("end", {}) for k in ("shuffle", "merge", "pools"))
+        proven = "deal" in message or any(k in message.get("turn", {}).get("end", {}) for k in ("shuffle", "merge"))
         worst[proven] = max(worst[proven], size)
         return message
 
