@@ -271,7 +271,9 @@ def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, in
     """Raise ProofError naming the list unless `proof` shows outputs = k·inputs permuted, for `key` = k·`base`.
 
     Every point given must already be a checked group element (pbm.protocol.group.point); the
-    proof's own points and scalars are checked by :meth:`ShuffleProof.from_bytes`.
+    proof's scalars are checked by :meth:`ShuffleProof.from_bytes`, its points by the check's
+    multiplications. A proof that checked out once in this process is not checked again (a take-back
+    at the prompt opens the file anew).
     """
     n = len(inputs)
     if (
@@ -282,12 +284,20 @@ def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, in
         or len(proof.perm_responses) != n
     ):
         raise ProofError(f"{ctx.describe()}: the shuffle does not keep the number of points")
+    # the statement hashes the context, B, K, every input, output and commitment; with the proof's bytes, all the check reads
+    digest = _na.crypto_hash_sha512(_statement(ctx, base, key, inputs, outputs, proof.commitments) + proof.to_bytes())
+    if digest in _PROVEN:
+        return
     try:
         ok = _check(ctx, proof, base, key, inputs, outputs)
     except (PointError, nacl.exceptions.CryptoError) as e:
         raise ProofError(f"{ctx.describe()}: the shuffle does not prove out") from e
     if not ok:
         raise ProofError(f"{ctx.describe()}: the shuffle does not prove out")
+    _PROVEN.add(digest)
+
+
+_PROVEN: set[bytes] = set()  # digests of the proofs that checked out in this process, with everything they were checked against
 
 
 def _check(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, inputs: Sequence[Point], outputs: Sequence[Point]) -> bool:

@@ -166,3 +166,16 @@ def test_random_sizes_prove_out_and_any_single_change_is_refused(n: int, seed: i
     raw[tamper % len(raw)] ^= 1 << (tamper % 8)
     with pytest.raises(ProofError):
         shuffle.verify(CTX, ShuffleProof.from_bytes(bytes(raw), n, "the list"), base, key, inputs, outputs)
+
+
+def test_a_proof_checked_once_is_remembered_and_anything_changed_is_still_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    inputs, outputs, proof, _, base, key = _made(8, "memo")
+    shuffle.verify(CTX, proof, base, key, inputs, outputs)
+    checks = []
+    real = shuffle._check
+    monkeypatch.setattr(shuffle, "_check", lambda *a: checks.append(1) or real(*a))
+    shuffle.verify(CTX, proof, base, key, inputs, outputs)  # the same statement and proof: remembered, not checked again
+    assert checks == []
+    _refused(inputs, outputs[1:] + outputs[:1], proof, base, key)  # the outputs in another order: checked, and refused
+    _refused(inputs, outputs, proof, base, key, dataclasses.replace(CTX, turn=8))  # another turn: checked, and refused
+    assert len(checks) == 2
