@@ -6,7 +6,7 @@ directory) whose turns a bot plays; every file is written by pbm.match.write_nex
 by the other player with pbm.match.open_save, as the command does. Prints the size of the
 largest file of each game against the game's length; the median, 99th percentile and maximum
 of ordinary turn files (budget 16 KiB) and of files that carry a proof of shuffle (a deal step,
-a stock shuffle, a merge or a new pool: budget 32 KiB); where the bytes of the largest file go;
+a stock shuffle or a merge: budget 32 KiB); where the bytes of the largest file go;
 the longest line of any file; for the turn codes (pbm/transport/code.py) of the files: the
 share that fit one chat message (of all files, of the files with moves, of the ordinary turns:
 files with moves and no proof of shuffle), their median and largest length, the most parts,
@@ -62,10 +62,10 @@ PROVEN_BUDGET = 32 * 1024
 
 
 def carries_a_shuffle_proof(path: Path) -> bool:
-    """Whether the file's protocol message holds a proof of shuffle: a deal step, or a turn that shuffles, merges or lays a pool."""
+    """Whether the file's protocol message holds a proof of shuffle: a deal step, or a turn that shuffles or merges the stock."""
     message = tomllib.loads(path.read_text())["protocol"]["message"]
     end = message.get("turn", {}).get("end", {})
-    return "deal" in message or any(key in end for key in ("shuffle", "merge", "pools"))
+    return "deal" in message or any(key in end for key in ("shuffle", "merge"))
 
 
 def summary(sizes: list[int]) -> dict[str, float]:
