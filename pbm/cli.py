@@ -18,7 +18,7 @@ from engine.cards import CardNotationError
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
-from pbm import render, saves, turn
+from pbm import cli_mail, render, saves, turn
 from pbm.errors import NotYourTurnError, PassphraseError, ReplayError, SaveFormatError, SpiteError
 from pbm.home import JOURNAL_FILE, match_lock, read_head, remove_stale, spite_home
 from pbm.identity import Identity, check_name, exposure, load_or_create, needs_passphrase, player_path, rename
@@ -505,6 +505,7 @@ def play(
     ] = None,
     yes: YesOption = False,
     copy: Annotated[bool, typer.Option("--copy", help="Put your answer's turn code on the clipboard, to paste into a chat.")] = False,
+    send: Annotated[bool, typer.Option("--send", help="Mail your answer to your opponent at once (spite mail setup).")] = False,
 ) -> None:
     """Verify what your opponent sent (a file or a turn code), play your turn, and write the answer to send back."""
     if auto and moves is not None:
@@ -554,6 +555,9 @@ def play(
             out.print(_result_line(opened) or "", markup=False)
         out.print(_keys_line(opened, writing=True), markup=False)
     out.print(f"Wrote {path}", soft_wrap=True, markup=False)
+    if send:
+        cli_mail.send_file(path)
+        return
     _how_to_send(answer, path, other, copy)
 
 
@@ -844,27 +848,14 @@ def code_command(
 @command(epilog="Example: spite games")
 @_handled
 def games() -> None:
-    """List your matches: opponent, score, whose turn, and the last file."""
+    """List your matches: opponent, score, whose turn and since when, the file to play or the last file, the opponent's address."""
+    from pbm.inbox import standings
+
     home = spite_home()
     identity = _identity(home)
     with Journal.open(home) as journal:
-        infos = journal.matches()
-    if not infos:
-        out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
-        return
-    from rich.table import Column, Table
-
-    table = Table("match", "opponent", "score", "next", Column("last file", overflow="fold"))  # the whole path, its name last
-    for info in infos:
-        me = info.seat_of(identity.public_key)
-        if me is None:
-            continue
-        them = info.players[1 - me]
-        score = f"{info.score[me]}–{info.score[1 - me]}"
-        waiting = info.waiting_for
-        nxt = "over" if info.over else ("you" if waiting == me else plain(them.name))
-        table.add_row(info.match[:8], Text(plain(them.name)), score, Text(nxt), Text(plain(info.latest.path) if info.latest else ""))
-    out.print(table)
+        rows = standings(identity, journal)
+    cli_mail.print_standings(rows)
 
 
 # --- the computer opponent ---
@@ -1026,6 +1017,9 @@ def arena(
         )
     out.print(table)
     out.print(f"{summary['games']} games, {summary['ties']} ties, {summary['mean_turns']:.1f} turns a game on average")
+
+
+cli_mail.register(sys.modules[__name__])  # spite mail setup, send, inbox, resend
 
 
 def main() -> None:

@@ -148,3 +148,26 @@ class NoRecordError(SpiteError):
 
 class CarryError(SpiteError):
     """The sides of the match carried in a file are missing, damaged, or not the ones their owner sealed."""
+
+
+# --- mail (pbm/mailconf.py, pbm/transport/mail.py, pbm/inbox.py) ---
+
+
+class MailError(SpiteError):
+    """Mail could not be sent or fetched; the message names the server and what failed."""
+
+
+class MailSettingsError(MailError):
+    """Mail settings that are missing, unreadable or not valid (``spite mail setup`` writes them)."""
+
+
+class MailAuthError(MailError):
+    """A mail server refused the user name or password."""
+
+
+class MailTLSError(MailError):
+    """A mail server's TLS failed: no STARTTLS, a certificate that does not check out, or a handshake that fails."""
+
+
+class MailConnectionError(MailError):
+    """A mail server that cannot be reached: connection refused, no such host, or no answer in time."""

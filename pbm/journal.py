@@ -23,7 +23,7 @@ from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 
-SCHEMA_VERSION = 2  # 2 adds `written`: the bytes of this player's own files
+SCHEMA_VERSION = 3  # 2 adds `written`: the bytes of this player's own files; 3 adds `addresses`, `mailed` and `received` (mail)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -49,6 +49,19 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS written (
     hash TEXT PRIMARY KEY REFERENCES saves(hash),
     data BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS addresses (
+    match TEXT PRIMARY KEY,
+    address TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS mailed (
+    hash TEXT NOT NULL, match TEXT NOT NULL,
+    address TEXT NOT NULL, sent_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS received (
+    match TEXT NOT NULL, seq INTEGER NOT NULL,
+    path TEXT NOT NULL, opponent TEXT NOT NULL, sender TEXT NOT NULL, taken_at TEXT NOT NULL,
+    PRIMARY KEY (match, seq)
 );
 CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
@@ -80,6 +93,18 @@ class SaveRecord:
     score: tuple[int, int]
     path: str
     seen_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A save (or turn code) that came in by mail: where it is kept, who sent it, and when."""
+
+    match: str
+    seq: int
+    path: str
+    opponent: str
+    sender: str
+    taken_at: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +374,65 @@ class Journal:
         """Note that the file of save `digest` now lies at `path`."""
         with self._writing():
             self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (str(Path(path).resolve()), digest))
+
+    # --- mail (spite send, inbox, resend) ---
+
+    def address(self, match: str) -> str | None:
+        """The opponent's mail address kept for `match`, if any."""
+        row = self._db.execute("SELECT address FROM addresses WHERE match = ?", (match,)).fetchone()
+        return row[0] if row else None
+
+    def keep_address(self, match: str, address: str) -> None:
+        """Remember `address` as the opponent's for `match` (replacing the one kept before)."""
+        with self._writing():
+            self._db.execute("INSERT OR REPLACE INTO addresses VALUES (?, ?)", (match, address))
+
+    def mailed(self, save: SaveFile | str, match: str, address: str) -> None:
+        """Note that the save `save` (or its hash) of `match` was mailed to `address` now."""
+        digest = save if isinstance(save, str) else save.hash
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._writing():
+            self._db.execute("INSERT INTO mailed VALUES (?, ?, ?, ?)", (digest, match, address, now))
+
+    def last_mailed(self, match: str) -> tuple[str, str, str] | None:
+        """The last save of `match` mailed from here: (its hash, the address, when), if any."""
+        row = self._db.execute("SELECT hash, address, sent_at FROM mailed WHERE match = ? ORDER BY rowid DESC LIMIT 1", (match,)).fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    def take(self, match: str, seq: int, path: Path, opponent: str, sender: str) -> bool:
+        """Note that save `seq` of `match` came in by mail and is kept at `path`; False if one was taken for that save already."""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._writing():
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO received VALUES (?, ?, ?, ?, ?, ?)", (match, seq, str(Path(path).resolve()), opponent, sender, now)
+            )
+            return cursor.rowcount == 1
+
+    def taken(self, match: str, seq: int) -> str | None:
+        """Where the save `seq` of `match` that came in by mail is kept, if one did."""
+        row = self._db.execute("SELECT path FROM received WHERE match = ? AND seq = ?", (match, seq)).fetchone()
+        return row[0] if row else None
+
+    def waiting(self) -> list[Received]:
+        """The saves that came in by mail after the latest one recorded for their match, the earliest of each match first."""
+        rows = self._db.execute(
+            "SELECT r.match, r.seq, r.path, r.opponent, r.sender, r.taken_at FROM received r "
+            "WHERE r.seq > COALESCE((SELECT MAX(s.seq) FROM saves s WHERE s.match = r.match), 0) ORDER BY r.match, r.seq"
+        ).fetchall()
+        return [Received(*row) for row in rows]
+
+    def latest_own(self, match: str, key: str) -> SaveRecord | None:
+        """The latest save of `match` this player wrote (signed with the public key text `key`), if any."""
+        pinned = self.pinned(match)
+        if pinned is None:
+            return None
+        seats = [seat for seat, p in enumerate(pinned) if p.key == key]
+        if not seats:
+            return None
+        row = self._db.execute(
+            f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND signer = ? ORDER BY seq DESC LIMIT 1", (match, seats[0])
+        ).fetchone()
+        return _record(row) if row else None
 
     # --- this player's own side of a match ---
 

@@ -1,0 +1,128 @@
+"""What came in by mail: each save or turn code kept in its match's folder under the spite home, and every match's next step.
+
+A found turn is kept once (by match and save number); the player's own files, turns already recorded and turns whose
+signature does not check out are passed over and never kept. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbm import saves
+from pbm.errors import SpiteError
+from pbm.home import ensure_private_dir, write_new
+from pbm.identity import Identity
+from pbm.journal import Journal
+from pbm.saves import SaveFile
+from pbm.transport.mail import Found, save_name
+
+MATCHES_DIR = "matches"
+
+
+class Taken(enum.Enum):
+    """What became of a save or turn code found in a message."""
+
+    KEPT = "kept"
+    DUPLICATE = "duplicate"  # already kept, or already recorded in the journal
+    MINE = "mine"  # this player's own file (a copy sent to themself, say)
+    REFUSED = "refused"  # not a turn of a match of this player's, or its signature does not check out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    what: Taken
+    match: str
+    seq: int
+    path: Path | None = None
+    why: str = ""
+
+
+def match_folder(home: Path, match: str) -> Path:
+    """The folder under the spite home where the files of `match` that came by mail are kept."""
+    return ensure_private_dir(Path(home) / MATCHES_DIR / match[:8])
+
+
+def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
+    """Keep the save or turn code `found` in its match's folder, unless it is a duplicate, the player's own, or not good."""
+    item = found.item
+    match, seq = item.match, item.seq
+    signer = item.signer if isinstance(item, SaveFile) else item.turn.get("signer")
+    if signer not in (0, 1):
+        return Outcome(Taken.REFUSED, match, seq, why="it names no signer")
+    pinned = journal.pinned(match)
+    players = pinned if pinned is not None else (item.players if isinstance(item, SaveFile) else None)
+    if players is not None and players[signer].key == identity.public_text:
+        return Outcome(Taken.MINE, match, seq)
+    if players is not None and players[1 - signer].key not in (identity.public_text, ""):
+        return Outcome(Taken.REFUSED, match, seq, why="it is a turn of a match between two other players")
+    latest = journal.latest(match)
+    if (latest is not None and latest.seq >= seq) or journal.taken(match, seq) is not None:
+        return Outcome(Taken.DUPLICATE, match, seq)
+    if isinstance(item, SaveFile):
+        try:
+            saves.verify(item, journal.key_for(item))
+        except SpiteError as e:
+            return Outcome(Taken.REFUSED, match, seq, why=str(e))
+    opponent = players[signer].name if players is not None else "your opponent"
+    folder = match_folder(journal.home, match)
+    path = _fresh(folder / save_name(item))
+    write_new(path, found.data, match)
+    if not journal.take(match, seq, path, opponent, found.sender):
+        path.unlink()  # another spite took it meanwhile
+        return Outcome(Taken.DUPLICATE, match, seq)
+    if found.sender and journal.address(match) is None:
+        journal.keep_address(match, found.sender)  # answer to whoever sent it, unless the player said otherwise
+    return Outcome(Taken.KEPT, match, seq, path)
+
+
+def _fresh(path: Path) -> Path:
+    """`path`, or the first of `…-2`, `…-3` … that does not exist yet."""
+    candidate, n = path, 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        n += 1
+    return candidate
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where one match stands for this player: whose move, since when, the file to play or the last file, the address."""
+
+    match: str
+    opponent: str
+    score: tuple[int, int] | None  # mine first; None for an invitation not yet played
+    next: str  # "you", "them" or "over"
+    since: str  # when the latest file was written or came in (ISO 8601, UTC)
+    file: str  # the file to play when it is this player's move, else the last file
+    address: str
+    new: bool = False  # it came in by mail and waits to be played
+
+
+def standings(identity: Identity, journal: Journal) -> list[Standing]:
+    """Every match of this player's: those with a file waiting to be played first, then the most recently active."""
+    waiting: dict[str, Standing] = {}
+    for row in journal.waiting():
+        if row.match in waiting:
+            continue
+        latest = journal.latest(row.match)
+        if latest is not None and row.seq != latest.seq + 1:
+            continue  # a file in between is missing: the row shows what the journal knows (and resend asks for it)
+        score = None
+        if latest is not None:
+            info = next((i for i in journal.matches() if i.match == row.match), None)
+            me = info.seat_of(identity.public_key) if info else None
+            score = (latest.score[me], latest.score[1 - me]) if me is not None else None
+        waiting[row.match] = Standing(row.match, row.opponent, score, "you", row.taken_at, row.path, row.sender, new=True)
+    rows = list(waiting.values())
+    for info in journal.matches():
+        me = info.seat_of(identity.public_key)
+        if me is None or info.match in waiting:
+            continue
+        them = info.players[1 - me]
+        latest = info.latest
+        nxt = "over" if info.over else "you" if info.waiting_for == me else "them"
+        score = (info.score[me], info.score[1 - me])
+        rows.append(Standing(info.match, them.name, score, nxt, latest.seen_at, latest.path, journal.address(info.match) or ""))
+    return rows

@@ -1,0 +1,192 @@
+"""Mail settings (``<home>/mail.toml``, mode 0600) and where the mail password comes from; the password is never written.
+
+The file holds servers, ports, security, the user name and the From address (docs/mail-settings.md). The password comes
+from SPITE_MAIL_PASSWORD, else the system keyring when the optional `keyring` package finds a usable one, else the
+terminal (the CLI asks).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from pbm.errors import MailSettingsError
+from pbm.home import write_atomic
+
+SETTINGS_FILE = "mail.toml"
+PASSWORD_ENV = "SPITE_MAIL_PASSWORD"
+KEYRING_SERVICE = "spite-mail"
+SECURITY = ("starttls", "tls", "plain")
+DEFAULT_PORTS = {"smtp": {"starttls": 587, "tls": 465, "plain": 25}, "imap": {"starttls": 143, "tls": 993, "plain": 143}}
+_ADDRESS = re.compile(r"[^@\s<>]+@[^@\s<>]+")
+
+
+@dataclass(frozen=True)
+class Provider:
+    """A mail provider's servers, for ``spite mail setup --provider``."""
+
+    smtp_host: str
+    smtp_port: int
+    smtp_security: str
+    imap_host: str
+    imap_port: int
+    imap_security: str
+
+
+# Providers that give app passwords for programs like spite (the account password itself is refused there)
+PROVIDERS = {
+    "gmail": Provider("smtp.gmail.com", 465, "tls", "imap.gmail.com", 993, "tls"),
+    "fastmail": Provider("smtp.fastmail.com", 465, "tls", "imap.fastmail.com", 993, "tls"),
+    "icloud": Provider("smtp.mail.me.com", 587, "starttls", "imap.mail.me.com", 993, "tls"),
+}
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """How this player sends and fetches mail: SMTP out; IMAP in, or a local Maildir when `maildir` is set."""
+
+    address: str  # the From address, which opponents answer to
+    user: str  # the login name on both servers
+    smtp_host: str
+    smtp_port: int
+    smtp_security: str
+    imap_host: str = ""
+    imap_port: int = 993
+    imap_security: str = "tls"
+    maildir: str = ""  # a local Maildir to read instead of IMAP
+    timeout: float = 30.0  # seconds to wait for a server
+
+    def __post_init__(self) -> None:
+        check(self)
+
+    @property
+    def uses_imap(self) -> bool:
+        return not self.maildir
+
+    @property
+    def keyring_user(self) -> str:
+        """The keyring entry's name: the user at the SMTP server (one password serves both servers)."""
+        return f"{self.user}@{self.smtp_host}"
+
+
+def check(settings: MailSettings) -> None:
+    """Raise MailSettingsError naming the first setting that is not valid."""
+    if not _ADDRESS.fullmatch(bare_address(settings.address)):
+        raise MailSettingsError(f"{settings.address!r} is not an email address (like alice@example.com)")
+    if not settings.user or any(c.isspace() for c in settings.user):
+        raise MailSettingsError("the user name is empty or has spaces")
+    for kind, host, port, security in (
+        ("SMTP", settings.smtp_host, settings.smtp_port, settings.smtp_security),
+        *([("IMAP", settings.imap_host, settings.imap_port, settings.imap_security)] if settings.uses_imap else []),
+    ):
+        if not host or any(c.isspace() or c in "/:@" for c in host):
+            raise MailSettingsError(f"the {kind} server {host!r} is not a host name (like {kind.lower()}.example.com)")
+        if type(port) is not int or not 1 <= port <= 65535:
+            raise MailSettingsError(f"the {kind} port {port!r} is not a port number (1 to 65535)")
+        if security not in SECURITY:
+            raise MailSettingsError(f"the {kind} security {security!r} is not one of {', '.join(SECURITY)}")
+    if not isinstance(settings.timeout, int | float) or not 0 < settings.timeout <= 600:
+        raise MailSettingsError(f"the timeout {settings.timeout!r} is not a number of seconds from 0 to 600")
+
+
+def bare_address(text: str) -> str:
+    """The address in `text` ("Alice <alice@example.com>" or "alice@example.com"), without a name or brackets."""
+    from email.utils import parseaddr
+
+    return parseaddr(text)[1] or text.strip()
+
+
+def valid_address(text: str) -> str:
+    """`text` as an address to send to; MailSettingsError if it is not one."""
+    address = bare_address(text)
+    if not _ADDRESS.fullmatch(address):
+        raise MailSettingsError(f"{text!r} is not an email address (like bob@example.com)")
+    return address
+
+
+def settings_path(home: Path) -> Path:
+    return Path(home) / SETTINGS_FILE
+
+
+def save(home: Path, settings: MailSettings) -> Path:
+    """Write `settings` to the spite home's mail.toml (mode 0600, atomically); returns its path."""
+    lines = ["# spite mail settings: written by 'spite mail setup' (docs/mail-settings.md). No password is kept here."]
+    for key, value in asdict(settings).items():
+        lines.append(f"{key} = {json.dumps(value)}")  # a JSON string or number is a TOML basic string or number
+    path = settings_path(home)
+    write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"), mode=0o600)
+    return path
+
+
+def load(home: Path) -> MailSettings:
+    """The mail settings kept in the spite home; MailSettingsError if there are none or they are not valid."""
+    path = settings_path(home)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MailSettingsError("no mail settings yet: run 'spite mail setup' first") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise MailSettingsError(f"cannot read the mail settings {path}: {e}") from e
+    try:
+        doc: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise MailSettingsError(f"the mail settings {path} are not valid TOML ({e}): run 'spite mail setup' again") from e
+    known = {f.name for f in fields(MailSettings)}
+    unknown = sorted(set(doc) - known)
+    if unknown:
+        raise MailSettingsError(f"the mail settings {path} have an unknown setting {unknown[0]!r}: run 'spite mail setup' again")
+    try:
+        return MailSettings(**doc)
+    except TypeError as e:
+        raise MailSettingsError(f"the mail settings {path} lack a setting ({e}): run 'spite mail setup' again") from e
+    except MailSettingsError as e:
+        raise MailSettingsError(f"the mail settings {path}: {e}") from e
+
+
+# --- the password ---
+
+
+def _keyring() -> Any | None:
+    """The keyring module when it is installed and finds a usable backend; None otherwise (never an error)."""
+    try:
+        import keyring
+        from keyring.backends import fail
+
+        backend = keyring.get_keyring()
+        if isinstance(backend, fail.Keyring) or getattr(backend, "priority", 0) <= 0:
+            return None
+        return keyring
+    except Exception:  # an absent, broken or locked keyring is simply not used
+        return None
+
+
+def stored_password(settings: MailSettings) -> str | None:
+    """The password from SPITE_MAIL_PASSWORD or the system keyring, or None when the player must be asked."""
+    import os
+
+    env = os.environ.get(PASSWORD_ENV)
+    if env:
+        return env
+    ring = _keyring()
+    if ring is None:
+        return None
+    try:
+        return ring.get_password(KEYRING_SERVICE, settings.keyring_user) or None
+    except Exception:
+        return None
+
+
+def remember_password(settings: MailSettings, password: str) -> bool:
+    """Keep `password` in the system keyring when there is one; whether it was kept (never written anywhere else)."""
+    ring = _keyring()
+    if ring is None:
+        return False
+    try:
+        ring.set_password(KEYRING_SERVICE, settings.keyring_user, password)
+    except Exception:
+        return False
+    return True

@@ -1,0 +1,364 @@
+"""Mail as a transport: a save out by SMTP (attached, its turn code in the body), saves and codes in by IMAP or a Maildir.
+
+Every failure of a server is a MailError subclass whose one line names the server and what failed. Nothing is ever
+deleted from a mailbox: a message spite took is only flagged as seen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import os
+import re
+import smtplib
+import socket
+import ssl
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+from typing import TypeVar
+
+from pbm import saves
+from pbm.errors import MailAuthError, MailConnectionError, MailError, MailTLSError, SaveFormatError, SpiteError
+from pbm.mailconf import MailSettings, bare_address
+from pbm.saves import SaveFile
+from pbm.transport import code
+from pbm.transport.code import TurnCode
+
+TOML_TYPE = "application/toml"
+MAX_MESSAGE = 1024 * 1024  # a spite mail is ~20-40 KB; bigger mail (photos) is not read at all
+_APP_PASSWORD = "; Gmail, Fastmail and iCloud need an app password, not the account's"
+T = TypeVar("T")
+
+
+def subject(save: SaveFile) -> str:
+    """The subject of the mail that carries `save`: ``[spite 3342e18f] Alice → Bob, game 1 turn 5``."""
+    sender, receiver = save.players[save.signer].name, save.players[1 - save.signer].name
+    return f"[spite {save.match[:8]}] {sender} → {receiver}, game {save.game} turn {save.turn}"
+
+
+def compose(save: SaveFile, data: bytes, name: str, sender: str, to: str) -> EmailMessage:
+    """The mail that carries the save `data` (parsed as `save`): the file attached as application/toml (base64), and its
+    turn code in the text body for mail programs that drop or hide attachments."""
+    message = EmailMessage(policy=policy.SMTP)
+    message["Subject"] = subject(save)
+    message["From"] = sender
+    message["To"] = to
+    message["Date"] = formatdate(localtime=True)
+    domain = bare_address(sender).rpartition("@")[2] or "spite.invalid"
+    message["Message-ID"] = make_msgid(f"spite.{save.match[:8]}.{save.seq}", domain=domain)
+    thread = f"<spite.{save.match}@{domain}>"  # one made-up root per match: mail programs show a match as one thread
+    message["References"] = thread
+    message["In-Reply-To"] = thread
+    message["X-Spite-Match"] = save.match
+    who = save.players[save.signer].name
+    lines = [
+        f"{who}'s turn in spite match {save.match[:8]} (game {save.game}, turn {save.turn}) is attached as {name}.",
+        "",
+        "To play it: spite inbox --play   (or save the attachment and run: spite play " + name + ")",
+    ]
+    parts = code.encode(save)
+    if len(parts) <= code.MAX_PARTS:
+        lines += [
+            "If your mail program hides the attachment, the turn code below is the same turn:",
+            "spite inbox finds it, or copy it from BEGIN to END into: spite play -",
+            "",
+            "\n\n".join(parts),
+        ]
+    else:
+        lines.append("(This turn is too big for a turn code: it travels only as the attached file.)")
+    message.set_content("\n".join(lines) + "\n", cte="7bit" if all(ord(c) < 128 for c in "".join(lines)) else "quoted-printable")
+    message.add_attachment(data, maintype="application", subtype="toml", filename=name)  # bytes: base64, never re-wrapped
+    return message
+
+
+# --- the servers ---
+
+
+def _named(kind: str, settings: MailSettings, action: Callable[[], T]) -> T:
+    """Run `action` against a server; any failure becomes the MailError that names the server and what failed."""
+    host, port = (settings.smtp_host, settings.smtp_port) if kind == "SMTP" else (settings.imap_host, settings.imap_port)
+    where = f"the {kind} server {host}:{port}"
+    try:
+        return action()
+    except MailError:
+        raise
+    except (smtplib.SMTPAuthenticationError, _ImapAuth) as e:
+        raise MailAuthError(f"{where} refused the user name or password ({_said(e)}){_APP_PASSWORD}") from e
+    except smtplib.SMTPNotSupportedError as e:
+        raise MailTLSError(f"{where} does not offer STARTTLS: choose security tls or plain") from e
+    except ssl.SSLCertVerificationError as e:
+        raise MailTLSError(f"TLS with {where} failed: its certificate does not check out ({e.verify_message})") from e
+    except ssl.SSLError as e:
+        raise MailTLSError(f"TLS with {where} failed ({e.reason or e}): is the security (tls or starttls) right for that port?") from e
+    except ConnectionRefusedError as e:
+        raise MailConnectionError(f"{where} refused the connection: is the host and port right, and the server up?") from e
+    except TimeoutError as e:
+        raise MailConnectionError(f"{where} did not answer within {settings.timeout:g} s (timeout)") from e
+    except socket.gaierror as e:
+        raise MailConnectionError(f"there is no host {host!r} (or no network): {e.strerror or e}") from e
+    except smtplib.SMTPRecipientsRefused as e:
+        refused = ", ".join(e.recipients)
+        raise MailError(f"{where} refused the address {refused}: {_said(next(iter(e.recipients.values()), ''))}") from e
+    except smtplib.SMTPSenderRefused as e:
+        raise MailError(f"{where} refused the From address {e.sender}: {_said(e)}") from e
+    except (smtplib.SMTPException, imaplib.IMAP4.error) as e:
+        raise MailError(f"{where} failed: {_said(e)}") from e
+    except OSError as e:
+        raise MailConnectionError(f"cannot reach {where}: {e.strerror or e}") from e
+
+
+class _ImapAuth(Exception):
+    """An IMAP server refused the login."""
+
+
+def _said(e: object) -> str:
+    """What a server said, in one short line."""
+    if isinstance(e, smtplib.SMTPResponseException):
+        text = e.smtp_error.decode("utf-8", "replace") if isinstance(e.smtp_error, bytes) else str(e.smtp_error)
+        return f"{e.smtp_code} {' '.join(text.split())}"[:160]
+    if isinstance(e, tuple) and len(e) == 2:
+        return _said(smtplib.SMTPResponseException(*e))
+    return " ".join(str(e).split())[:160] or type(e).__name__
+
+
+def _context() -> ssl.SSLContext:
+    """The TLS context: the system's trusted certificates, or those of SSL_CERT_FILE (a private server's)."""
+    return ssl.create_default_context(cafile=os.environ.get("SSL_CERT_FILE") or None)
+
+
+@contextlib.contextmanager
+def _smtp(settings: MailSettings, password: str) -> Iterator[smtplib.SMTP]:
+    def connect() -> smtplib.SMTP:
+        if settings.smtp_security == "tls":
+            server: smtplib.SMTP = smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port, timeout=settings.timeout, context=_context())
+        else:
+            server = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=settings.timeout)
+        try:
+            server.ehlo()
+            if settings.smtp_security == "starttls":
+                server.starttls(context=_context())
+                server.ehlo()
+            if password and server.has_extn("auth"):
+                server.login(settings.user, password)
+            elif password and settings.smtp_security != "plain":
+                raise MailAuthError(f"the SMTP server {settings.smtp_host}:{settings.smtp_port} offers no login (AUTH)")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                server.close()
+            raise
+        return server
+
+    server = _named("SMTP", settings, connect)
+    try:
+        yield server
+    finally:
+        with contextlib.suppress(Exception):
+            server.quit()
+
+
+def check_smtp(settings: MailSettings, password: str) -> None:
+    """Connect and log in to the SMTP server; MailError naming what failed."""
+    with _smtp(settings, password) as server:
+        _named("SMTP", settings, server.noop)
+
+
+def send(settings: MailSettings, password: str, message: EmailMessage) -> None:
+    """Send `message` by the SMTP server; MailError naming what failed (then nothing was sent)."""
+    with _smtp(settings, password) as server:
+        _named("SMTP", settings, lambda: server.send_message(message))
+
+
+@contextlib.contextmanager
+def _imap(settings: MailSettings, password: str) -> Iterator[imaplib.IMAP4]:
+    def connect() -> imaplib.IMAP4:
+        if settings.imap_security == "tls":
+            server: imaplib.IMAP4 = imaplib.IMAP4_SSL(
+                settings.imap_host, settings.imap_port, ssl_context=_context(), timeout=settings.timeout
+            )
+        else:
+            server = imaplib.IMAP4(settings.imap_host, settings.imap_port, timeout=settings.timeout)
+        try:
+            if settings.imap_security == "starttls":
+                server.starttls(ssl_context=_context())
+            try:
+                server.login(settings.user, password)
+            except imaplib.IMAP4.error as e:
+                raise _ImapAuth(str(e)) from e
+            kind, _ = server.select("INBOX")
+            if kind != "OK":
+                raise MailError(f"the IMAP server {settings.imap_host} has no INBOX for {settings.user}")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                server.shutdown()
+            raise
+        return server
+
+    server = _named("IMAP", settings, connect)
+    try:
+        yield server
+    finally:
+        with contextlib.suppress(Exception):
+            server.logout()
+
+
+def check_imap(settings: MailSettings, password: str) -> None:
+    """Connect, log in and open the INBOX; MailError naming what failed."""
+    with _imap(settings, password):
+        pass
+
+
+# --- fetching ---
+
+
+@dataclass(frozen=True)
+class Mail:
+    """One message of the mailbox: its bytes, and how to flag it as seen (`key`: an IMAP UID or a Maildir file name)."""
+
+    key: str
+    data: bytes
+
+
+class Mailbox:
+    """The messages to look at, and flagging as seen; never deleting. Use :func:`imap_box` or :func:`maildir_box`."""
+
+    def messages(self) -> Iterator[Mail]:
+        raise NotImplementedError
+
+    def mark_seen(self, mail: Mail) -> None:
+        raise NotImplementedError
+
+
+class _Imap(Mailbox):
+    def __init__(self, settings: MailSettings, server: imaplib.IMAP4, every: bool) -> None:
+        self.settings, self.server, self.every = settings, server, every
+
+    def _do(self, *command: str) -> list:
+        kind, data = _named("IMAP", self.settings, lambda: self.server.uid(*command))
+        if kind != "OK":
+            raise MailError(f"the IMAP server {self.settings.imap_host} refused {command[0].upper()}: {_said(data)}")
+        return data
+
+    def messages(self) -> Iterator[Mail]:
+        found = self._do("search", "ALL" if self.every else "UNSEEN")
+        uids = b" ".join(x for x in found if x).split()
+        for uid in uids:
+            size = self._do("fetch", uid.decode(), "(RFC822.SIZE)")
+            match = re.search(rb"RFC822\.SIZE (\d+)", b" ".join(x if isinstance(x, bytes) else x[0] for x in size if x))
+            if match is None or int(match[1]) > MAX_MESSAGE:
+                continue
+            data = self._do("fetch", uid.decode(), "(BODY.PEEK[])")  # PEEK: looking leaves it unseen
+            body = next((x[1] for x in data if isinstance(x, tuple)), None)
+            if body is not None:
+                yield Mail(uid.decode(), body)
+
+    def mark_seen(self, mail: Mail) -> None:
+        self._do("store", mail.key, "+FLAGS", "(\\Seen)")
+
+
+@contextlib.contextmanager
+def imap_box(settings: MailSettings, password: str, every: bool = False) -> Iterator[Mailbox]:
+    """The INBOX on the IMAP server: its unseen messages (all of them with `every`)."""
+    with _imap(settings, password) as server:
+        yield _Imap(settings, server, every)
+
+
+class _Maildir(Mailbox):
+    def __init__(self, folder: Path, every: bool) -> None:
+        self.folder, self.every = folder, every
+
+    def messages(self) -> Iterator[Mail]:
+        for sub in ("new", "cur"):
+            for path in sorted((self.folder / sub).iterdir()):
+                if path.name.startswith("."):
+                    continue
+                seen = sub == "cur" and "S" in path.name.rpartition(":2,")[2]
+                if seen and not self.every:
+                    continue
+                with contextlib.suppress(FileNotFoundError):  # taken meanwhile by a mail program
+                    if path.stat().st_size <= MAX_MESSAGE:
+                        yield Mail(f"{sub}/{path.name}", path.read_bytes())
+
+    def mark_seen(self, mail: Mail) -> None:
+        """Flag seen the Maildir way: the file moves to cur/ with S among its flags (its bytes unchanged)."""
+        path = self.folder / mail.key
+        base, _, flags = path.name.partition(":2,")
+        target = self.folder / "cur" / f"{base}:2,{''.join(sorted(set(flags) | {'S'}))}"
+        if path != target:
+            with contextlib.suppress(FileNotFoundError):
+                os.rename(path, target)
+
+
+@contextlib.contextmanager
+def maildir_box(folder: Path, every: bool = False) -> Iterator[Mailbox]:
+    """A local Maildir (new/, cur/, tmp/): its unseen messages (all of them with `every`)."""
+    folder = Path(folder).expanduser()
+    if not all((folder / sub).is_dir() for sub in ("new", "cur")):
+        raise MailError(f"{folder} is not a Maildir (it has no new/ and cur/ folders)")
+    yield _Maildir(folder, every)
+
+
+# --- what a message holds ---
+
+
+@dataclass(frozen=True)
+class Found:
+    """A save or turn code found in a message, with the text it was found as (kept as the file to play)."""
+
+    item: SaveFile | TurnCode
+    data: bytes
+    sender: str  # the From address, to answer to
+
+
+def found_in(data: bytes) -> list[Found]:
+    """The saves and turn codes in the mail `data`: attachments first, then text bodies; nothing for mail not spite's.
+
+    A damaged attachment or body is passed over when another part of the message holds the turn.
+    """
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(data)
+        sender = bare_address(str(message.get("From", "")))
+        candidates = list(_candidates(message))
+    except Exception:  # a message the email package cannot take apart is not spite's
+        return []
+    found: list[Found] = []
+    for raw in candidates:
+        try:
+            item = code.read(raw)
+        except (SpiteError, ValueError):
+            continue
+        found.append(Found(item, raw, sender))
+    return found
+
+
+def _candidates(message: Message) -> Iterator[bytes]:
+    """The parts that may hold a turn: .toml attachments first, then any text part that mentions SPITE."""
+    attachments, texts = [], []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes) or not payload:
+            continue
+        name = part.get_filename() or ""
+        kind = part.get_content_type()
+        if kind == TOML_TYPE or name.lower().endswith(".toml"):
+            attachments.append(payload)
+        elif kind.startswith("text/") and (b"SPITE" in payload or b"spite-save" in payload):
+            texts.append(payload)
+    yield from attachments
+    yield from texts
+
+
+def save_name(item: SaveFile | TurnCode) -> str:
+    """The file name a found save or code is kept as: the save's usual name; a code's ends in .txt (it holds pasted text)."""
+    if isinstance(item, SaveFile):
+        return saves.default_name(item)
+    game, turn = item.turn.get("game"), item.turn.get("turn")
+    if type(game) is not int or type(turn) is not int:
+        raise SaveFormatError("the turn code names no game or turn: it was not made by spite")
+    return f"spite-{item.match[:8]}-g{game}-t{turn}.txt"

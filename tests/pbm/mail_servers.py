@@ -1,0 +1,170 @@
+"""Real mail servers on localhost for the mail tests: SMTP (aiosmtpd, with AUTH) delivering into Maildirs, IMAP (pymap) serving them.
+
+Each test gets accounts of its own (:meth:`MailServers.account`), so tests sharing the servers never see each other's mail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import mailbox
+import os
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+DOMAIN = "spite.test"
+_numbers = itertools.count(1)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass(frozen=True)
+class Account:
+    user: str
+    password: str
+    maildir: Path
+
+    @property
+    def address(self) -> str:
+        return f"{self.user}@{DOMAIN}"
+
+
+@dataclass
+class _Delivery:
+    """The SMTP server's handler: each message into the Maildir of each recipient it knows; `lose` drops the next ones."""
+
+    root: Path
+    passwords: dict[str, str]
+    lose: int = 0
+    delivered: list[bytes] = field(default_factory=list)
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: list[str]) -> str:
+        user, _, domain = address.partition("@")
+        if domain != DOMAIN or user not in self.passwords:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.lose:
+            self.lose -= 1  # accepted, then lost on the way: what a player calls "it never came"
+            return "250 OK"
+        data = envelope.original_content or envelope.content
+        self.delivered.append(data)
+        for address in envelope.rcpt_tos:
+            mailbox.Maildir(self.root / address.partition("@")[0]).add(data)
+        return "250 OK"
+
+    def authenticate(self, server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+        if isinstance(data, LoginPassword):
+            user, password = data.login.decode(), data.password.decode()
+            if self.passwords.get(user) == password:
+                return AuthResult(success=True)
+        return AuthResult(success=False, handled=False)
+
+
+class _Controller(Controller):
+    """aiosmtpd's controller, without its warning (on every connection) that AUTH without TLS is unsafe: it is a local test server."""
+
+    def factory(self) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return super().factory()
+
+
+@dataclass
+class MailServers:
+    """An SMTP and an IMAP server on 127.0.0.1 sharing the Maildirs under `root` (one per account)."""
+
+    root: Path
+    smtp_port: int
+    imap_port: int
+    delivery: _Delivery
+
+    def account(self, name: str) -> Account:
+        """A new account (user `name` plus a number, so never one another test used) with its own password and Maildir."""
+        user = f"{name.lower()}{next(_numbers)}"
+        password = f"pw-{user}-secret"
+        self.delivery.passwords[user] = password
+        folder = self.root / user
+        mailbox.Maildir(folder, create=True)
+        _write_users(self.root, self.delivery.passwords)
+        return Account(user, password, folder)
+
+    def setup_args(self, account: Account) -> list[str]:
+        """The flags of `spite mail setup` for `account` on these servers (plain: a local server)."""
+        return [
+            *("mail", "setup", "--address", account.address, "--user", account.user),
+            *("--smtp-host", "127.0.0.1", "--smtp-port", str(self.smtp_port), "--smtp-security", "plain"),
+            *("--imap-host", "127.0.0.1", "--imap-port", str(self.imap_port), "--imap-security", "plain", "--timeout", "5"),
+        ]
+
+    def deliver(self, account: Account, data: bytes) -> None:
+        """Put a message straight into `account`'s Maildir, as a server would deliver it."""
+        mailbox.Maildir(account.maildir).add(data)
+
+
+def _write_users(root: Path, passwords: dict[str, str]) -> None:
+    """pymap's users and passwords files for the maildir backend, with its own password hash."""
+    from pymap.backend.maildir import Config
+
+    hashing = Config._get_hash_context(None)
+    (root / "pymap-etc-passwd").write_text("".join(f"{u}:::::{u}:\n" for u in passwords))
+    (root / "pymap-etc-shadow").write_text("".join(f"{u}:{hashing.hash(p)}\n" for u, p in passwords.items()))
+
+
+def _wait_for(port: int, process: subprocess.Popen[bytes], seconds: float = 20) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if process.poll() is not None:
+            raise RuntimeError(f"the IMAP server (pymap) exited with status {process.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"the IMAP server (pymap) did not listen on port {port} within {seconds} s")
+
+
+@contextlib.contextmanager
+def mail_servers(root: Path) -> Iterator[MailServers]:
+    """Start both servers on free ports of 127.0.0.1 for mail under `root`; stop them afterwards."""
+    root.mkdir(parents=True, exist_ok=True)
+    delivery = _Delivery(root, {})
+    _write_users(root, {})
+    smtp_port = free_port()
+    controller = _Controller(
+        delivery, hostname="127.0.0.1", port=smtp_port, authenticator=delivery.authenticate, auth_require_tls=False, auth_required=True
+    )
+    controller.start()
+    imap_port = free_port()
+    command = [sys.executable, "-c", "from pymap.main import main; main()", "--host", "127.0.0.1", "--port", str(imap_port), "--no-tls"]
+    scratch = root / ".tmp"  # pymap renames its temp files into the Maildirs: they must be on the same file system
+    scratch.mkdir(exist_ok=True)
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    log = (root / "pymap.log").open("wb")
+    imap = subprocess.Popen([*command, "maildir", str(root)], stdout=subprocess.DEVNULL, stderr=log, env=env)
+    try:
+        _wait_for(imap_port, imap)
+        yield MailServers(root, smtp_port, imap_port, delivery)
+    finally:
+        imap.terminate()
+        try:
+            imap.wait(10)
+        except subprocess.TimeoutExpired:
+            imap.kill()
+        controller.stop()
+        log.close()
