@@ -283,6 +283,7 @@ def inbox(
     every: Annotated[bool, typer.Option("--all", help="Look at every message, not only the unseen ones.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what came in and every match as JSON, for scripts.")] = False,
     play: Annotated[bool, typer.Option("--play", help="Then open the next file that waits for you, as spite play does.")] = False,
+    send: Annotated[bool, typer.Option("--send", help="With --play: mail your answer at once.")] = False,
 ) -> None:
     """Fetch new mail: keep every save and turn code in its match's folder, mark that mail seen, and show what to do next."""
     from pbm import inbox as kept
@@ -321,7 +322,7 @@ def inbox(
             cli.out.print("Nothing waits for you.")
             return
         cli.out.print(f"Opening {mine.file}", soft_wrap=True, markup=False)
-        cli.play.__wrapped__(None, file=Path(mine.file))  # the play command itself, with its defaults
+        cli.play.__wrapped__(None, file=Path(mine.file), send=send)  # the play command itself, with its defaults
 
 
 def _report(outcomes: list[Any]) -> None:

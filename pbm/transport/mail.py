@@ -325,14 +325,15 @@ def found_in(data: bytes) -> list[Found]:
         candidates = list(_candidates(message))
     except Exception:  # a message the email package cannot take apart is not spite's
         return []
-    found: list[Found] = []
+    found: dict[tuple[str, int], Found] = {}
     for raw in candidates:
         try:
             item = code.read(raw)
+            turn = (item.match, item.seq)
         except (SpiteError, ValueError):
             continue
-        found.append(Found(item, raw, sender))
-    return found
+        found.setdefault(turn, Found(item, raw, sender))  # the attachment and the code in the body are one turn
+    return list(found.values())
 
 
 def _candidates(message: Message) -> Iterator[bytes]:

@@ -120,10 +120,10 @@ class MailServers:
 
 
 def _write_users(root: Path, passwords: dict[str, str]) -> None:
-    """pymap's users and passwords files for the maildir backend, with its own password hash."""
-    from pymap.backend.maildir import Config
+    """pymap's users and passwords files for the maildir backend (PBKDF2 of few rounds: a login costs no time)."""
+    from pysasl.hashing import BuiltinHash
 
-    hashing = Config._get_hash_context(None)
+    hashing = BuiltinHash(rounds=1000)
     (root / "pymap-etc-passwd").write_text("".join(f"{u}:::::{u}:\n" for u in passwords))
     (root / "pymap-etc-shadow").write_text("".join(f"{u}:{hashing.hash(p)}\n" for u, p in passwords.items()))
 

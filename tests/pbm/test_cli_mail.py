@@ -76,15 +76,19 @@ def waiting(view: dict[str, Any]) -> str | None:
 
 def messages(account: Account) -> list[Any]:
     box = mailbox.Maildir(account.maildir, create=False)
-    return [BytesParser(policy=policy.default).parsebytes(box.get_bytes(k)) for k in box.keys()]
+    return [BytesParser(policy=policy.default).parsebytes(box.get_bytes(k)) for k in box.iterkeys()]
 
 
 # --- a whole match by mail ---
 
 
-def test_a_whole_match_travels_by_send_and_inbox(pair: tuple[Mailer, Mailer]) -> None:
+@pytest.mark.parametrize(
+    ("payoff", "target"), [pytest.param(2, 1, id="payoff2-target1"), pytest.param(3, 2, id="payoff3-target2", marks=pytest.mark.slow)]
+)
+def test_a_whole_match_travels_by_send_and_inbox(pair: tuple[Mailer, Mailer], payoff: int, target: int) -> None:
+    """A whole match (~12 files with pay-off piles of two, ~70 with three and two games to win) by mail only."""
     alice, bob = pair
-    invite(alice, bob)
+    invite(alice, bob, payoff=payoff, target=target)
     reader, writer = bob, alice
     files = 1
     for _ in range(200):
@@ -101,7 +105,7 @@ def test_a_whole_match_travels_by_send_and_inbox(pair: tuple[Mailer, Mailer]) ->
         reader, writer = writer, reader
     else:
         raise AssertionError("the match did not end")
-    assert files >= 4
+    assert files >= 5, files
     for m in (alice, bob):
         games = m.ok("games").stdout
         assert "over" in games, games
@@ -145,3 +149,116 @@ def test_a_server_that_is_down_is_named(servers: MailServers, tmp_path: Path) ->
         run = player.spite(*args, env={"SPITE_MAIL_PASSWORD": account.password})
         assert_refused(run, "IMAP server 127.0.0.1", "refused the connection")
         assert not (player.home / "mail.toml").exists()
+
+
+# --- what goes wrong on the way ---
+
+
+def match_of(path: Path) -> str:
+    return saves.read(path).match
+
+
+def kept_files(m: Mailer) -> list[Path]:
+    return sorted((m.player.home / "matches").rglob("spite-*"))
+
+
+def test_a_lost_mail_is_sent_again_with_resend(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    alice, bob = pair
+    servers.delivery.lose = 1
+    invitation = invite(alice, bob)
+    assert "No new spite mail" in bob.ok("inbox", "--maildir", bob.account.maildir).stdout  # a local Maildir, read directly
+    games = alice.ok("games").stdout
+    assert "resend" in games and bob.account.address in games, games
+    run = alice.ok("resend", match_of(invitation)[:8])
+    assert f"to {bob.account.address} again" in run.stdout, run
+    view = json.loads(bob.ok("inbox", "--maildir", bob.account.maildir, "--json").stdout)
+    assert [t["what"] for t in view["taken"]] == ["kept"]
+    assert Path(waiting(view) or "").read_bytes() == invitation.read_bytes()  # the very file Alice wrote
+
+
+def test_a_duplicate_delivery_is_taken_once(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    alice, bob = pair
+    invite(alice, bob)
+    first = bob.inbox()
+    assert [t["what"] for t in first["taken"]] == ["kept"]
+    servers.deliver(bob.account, servers.delivery.delivered[-1])  # the same mail once more
+    again = bob.inbox()
+    assert [t["what"] for t in again["taken"]] == ["duplicate"] and len(kept_files(bob)) == 1
+    run = bob.ok("inbox", "--play", "--send")  # the invitation waits: opened, answered (a deal step: no moves) and mailed
+    assert f"Opening {waiting(again)}" in run.stdout and f"to {alice.account.address}" in run.stdout, run
+    servers.deliver(bob.account, servers.delivery.delivered[-2])  # and once more after it was played
+    assert [t["what"] for t in bob.inbox()["taken"]] == ["duplicate"]
+    assert len(messages(bob.account)) == 3  # nothing is ever deleted from the mailbox
+
+
+def test_mail_that_is_not_spites_is_left_alone(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    _, bob = pair
+    servers.deliver(bob.account, b"From: Carol <carol@example.com>\nSubject: lunch?\n\nShall we meet at noon? BEGIN SPITE, ha.\n")
+    run = bob.ok("inbox")
+    assert "No new spite mail" in run.stdout and "No matches yet" in run.stdout, run
+    box = mailbox.Maildir(bob.account.maildir, create=False)
+    assert [box.get_message(k).get_flags() for k in box.iterkeys()] == [""]  # still unseen, still there
+
+
+def answer(m: Mailer) -> Run:
+    """`m` fetches their mail and answers the file waiting for them with the bot's turn, mailed at once."""
+    file = waiting(m.inbox())
+    assert file is not None
+    return m.ok("play", file, "--auto", "--think", THINK, "--send")
+
+
+def intercepted(alice: Mailer, bob: Mailer, servers: MailServers) -> bytes:
+    """Play on until Alice mails Bob a turn that fits a turn code; take that mail out of Bob's Maildir and return it."""
+    invite(alice, bob, payoff=3, target=2)
+    for _ in range(20):
+        answer(bob)
+        answer(alice)
+        mail = servers.delivery.delivered[-1]
+        if b"BEGIN SPITE TURN" in mail:
+            box = mailbox.Maildir(bob.account.maildir, create=False)
+            for key in list(box.iterkeys()):
+                if "S" not in box.get_message(key).get_flags():
+                    box.remove(key)  # the test's doing: only the changed copy arrives
+            return mail
+    raise AssertionError("no turn of Alice's fitted a turn code")
+
+
+def test_a_mangled_body_does_not_hide_the_attachment(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    alice, bob = pair
+    mail = intercepted(alice, bob, servers)
+    start = mail.index(b"BEGIN SPITE TURN")
+    line = mail.index(b"\n", start) + 1
+    mangled = mail[:line] + (b"B" if mail[line : line + 1] != b"B" else b"C") + mail[line + 1 :]
+    servers.deliver(bob.account, mangled)
+    view = bob.inbox()
+    assert [t["what"] for t in view["taken"]] == ["kept"]
+    file = Path(waiting(view) or "")
+    message = BytesParser(policy=policy.default).parsebytes(mail)
+    assert file.read_bytes() == next(message.iter_attachments()).get_content()  # the attachment, intact
+
+
+def test_a_turn_code_in_the_body_is_enough(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    alice, bob = pair
+    message = BytesParser(policy=policy.default).parsebytes(intercepted(alice, bob, servers))
+    body = message.get_body(("plain",)).get_content()
+    quoted = "".join(f"> {line}\n" for line in body.splitlines())
+    stripped = f"From: {alice.account.address}\nSubject: {message['Subject']}\n\n{quoted}"
+    servers.deliver(bob.account, stripped.encode())  # the attachment dropped, the body quoted by a mail program
+    view = bob.inbox()
+    file = Path(waiting(view) or "")
+    assert file.suffix == ".txt" and "BEGIN SPITE TURN" in file.read_text()
+    run = bob.ok("play", file, "--auto", "--think", THINK, "--send")  # played as the file would be, and the answer mailed
+    assert f"to {alice.account.address}" in run.stdout, run
+    assert [t["what"] for t in alice.inbox()["taken"]] == ["kept"]
+
+
+def test_send_refuses_what_it_should(pair: tuple[Mailer, Mailer], tmp_path: Path) -> None:
+    alice, bob = pair
+    invitation = invite(alice, bob)
+    assert_refused(bob.spite("send", invitation, "--to", alice.account.address), "not yours")
+    assert_refused(alice.spite("send", invitation, "--to", "not an address"), "not an email address")
+    junk = tmp_path / "junk.toml"
+    junk.write_text("format = 'nothing'\n")
+    assert_refused(alice.spite("send", junk), "")
+    assert_refused(alice.spite("send", tmp_path / "missing.toml"), "cannot read")
+    assert_refused(alice.spite("resend", "zzzz"), "no match")
