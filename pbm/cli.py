@@ -280,8 +280,12 @@ def new(
     target: TargetOption = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write the invitation.")] = None,
     copy: Annotated[bool, typer.Option("--copy", help="Put the invitation's turn code on the clipboard, to paste into a chat.")] = False,
+    send: Annotated[bool, typer.Option("--send", help="Mail the invitation at once (spite mail setup), to --to.")] = False,
+    to: cli_mail.ToOption = None,
 ) -> None:
     """Start a match and write the invitation file to send to your opponent (as a file, or its turn code in a chat)."""
+    if to is not None and not send:
+        raise UsageError("--to says where --send mails the invitation: add --send")
     home = spite_home()
     identity = _identity(home, name)
     opponent = check_name(opponent) if opponent is not None else None
@@ -298,7 +302,10 @@ def new(
     me, them = plain(identity.name), plain(opponent or "your opponent")
     out.print(f"Match {save.match[:8]} started: {me} against {them}, first to {rules.target_score}.")
     out.print(f"Wrote {plain(str(path))}", soft_wrap=True)
-    _how_to_send(save, path, them, copy)
+    if send:
+        cli_mail.send_file(path, to)
+    else:
+        _how_to_send(save, path, them, copy)
     out.print(f"They answer it with: spite play {plain(path.name)}, or spite play --paste (a code they copied).", soft_wrap=True)
     out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.")
 

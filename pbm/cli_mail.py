@@ -146,10 +146,14 @@ def _try_servers(settings: MailSettings, password: str) -> None:
     from pbm.transport import mail
 
     mail.check_smtp(settings, password)
-    cli.out.print(f"SMTP {settings.smtp_host}:{settings.smtp_port} ({settings.smtp_security}): logged in as {settings.user}.")
+    cli.out.print(
+        f"SMTP {settings.smtp_host}:{settings.smtp_port} ({settings.smtp_security}): logged in as {settings.user}.", soft_wrap=True
+    )
     if settings.uses_imap:
         mail.check_imap(settings, password)
-        cli.out.print(f"IMAP {settings.imap_host}:{settings.imap_port} ({settings.imap_security}): logged in, INBOX opened.")
+        cli.out.print(
+            f"IMAP {settings.imap_host}:{settings.imap_port} ({settings.imap_security}): logged in, INBOX opened.", soft_wrap=True
+        )
     else:
         with mail.maildir_box(Path(settings.maildir)):
             cli.out.print(f"Maildir {settings.maildir}: found.", soft_wrap=True)
@@ -256,9 +260,13 @@ def resend(
             except OSError as e:
                 raise SpiteError(f"your last file of match {info.match[:8]} is gone from {record.path}: {e.strerror or e}") from e
         save = saves.parse(data)
+        before = journal.last_mailed(info.match)
         address = mail_save(identity, journal, save, data, saves.default_name(save), to)
         latest = journal.latest(info.match)
-    cli.out.print(f"Mailed your last file (game {save.game}, turn {save.turn}) of match {info.match[:8]} to {address} again.")
+    when = f" (last mailed {_ago(before[2])})" if before is not None and before[0] == record.hash else ""
+    cli.out.print(
+        f"Mailed your last file (game {save.game}, turn {save.turn}) of match {info.match[:8]} to {address} again{when}.", soft_wrap=True
+    )
     if latest is not None and latest.seq > record.seq:
         cli.out.print(f"Note: {plain(info.players[1 - record.signer].name)} has answered it already ({latest.path}).", soft_wrap=True)
 

@@ -7,6 +7,7 @@ signature does not check out are passed over and never kept. Nothing here prints
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from pbm.saves import SaveFile
 from pbm.transport.mail import Found, save_name
 
 MATCHES_DIR = "matches"
+_MATCH_ID = re.compile(r"(?:[0-9a-f]{2}){8,32}")  # as a save's schema has it (pbm/saves.py)
 
 
 class Taken(enum.Enum):
@@ -48,6 +50,8 @@ def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
     """Keep the save or turn code `found` in its match's folder, unless it is a duplicate, the player's own, or not good."""
     item = found.item
     match, seq = item.match, item.seq
+    if not _MATCH_ID.fullmatch(match):  # a code's labels are not checked until it is played: its match names a folder here
+        return Outcome(Taken.REFUSED, match[:64], seq, why="its match id is not one spite makes")
     signer = item.signer if isinstance(item, SaveFile) else item.turn.get("signer")
     if signer not in (0, 1):
         return Outcome(Taken.REFUSED, match, seq, why="it names no signer")

@@ -87,29 +87,51 @@ def _named(kind: str, settings: MailSettings, action: Callable[[], T]) -> T:
         return action()
     except MailError:
         raise
-    except (smtplib.SMTPAuthenticationError, _ImapAuth) as e:
-        raise MailAuthError(f"{where} refused the user name or password ({_said(e)}){_APP_PASSWORD}") from e
-    except smtplib.SMTPNotSupportedError as e:
-        raise MailTLSError(f"{where} does not offer STARTTLS: choose security tls or plain") from e
-    except ssl.SSLCertVerificationError as e:
-        raise MailTLSError(f"TLS with {where} failed: its certificate does not check out ({e.verify_message})") from e
-    except ssl.SSLError as e:
-        raise MailTLSError(f"TLS with {where} failed ({e.reason or e}): is the security (tls or starttls) right for that port?") from e
-    except ConnectionRefusedError as e:
-        raise MailConnectionError(f"{where} refused the connection: is the host and port right, and the server up?") from e
-    except TimeoutError as e:
-        raise MailConnectionError(f"{where} did not answer within {settings.timeout:g} s (timeout)") from e
-    except socket.gaierror as e:
-        raise MailConnectionError(f"there is no host {host!r} (or no network): {e.strerror or e}") from e
-    except smtplib.SMTPRecipientsRefused as e:
-        refused = ", ".join(e.recipients)
-        raise MailError(f"{where} refused the address {refused}: {_said(next(iter(e.recipients.values()), ''))}") from e
-    except smtplib.SMTPSenderRefused as e:
-        raise MailError(f"{where} refused the From address {e.sender}: {_said(e)}") from e
-    except (smtplib.SMTPException, imaplib.IMAP4.error) as e:
-        raise MailError(f"{where} failed: {_said(e)}") from e
-    except OSError as e:
-        raise MailConnectionError(f"cannot reach {where}: {e.strerror or e}") from e
+    except Exception as e:
+        if _timed_out(e):  # smtplib and imaplib wrap a timeout in errors of their own
+            raise MailConnectionError(f"{where} did not answer within {settings.timeout:g} s (timeout)") from e
+        named = _named_error(where, host, settings, e)
+        if named is None:
+            raise
+        raise named from e
+
+
+def _timed_out(error: BaseException | None) -> bool:
+    """Whether `error`, or an error it was raised from or while handling, is a timeout."""
+    seen = 0
+    while error is not None and seen < 10:
+        if isinstance(error, TimeoutError):
+            return True
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return False
+
+
+def _named_error(where: str, host: str, settings: MailSettings, e: Exception) -> Exception | None:
+    """The MailError that says in one line what `e`, raised by a server's library or the network, means; None if neither."""
+    if isinstance(e, smtplib.SMTPAuthenticationError | _ImapAuth):
+        return MailAuthError(f"{where} refused the user name or password ({_said(e)}){_APP_PASSWORD}")
+    if isinstance(e, smtplib.SMTPNotSupportedError):
+        return MailTLSError(f"{where} does not offer STARTTLS: choose security tls or plain")
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return MailTLSError(f"TLS with {where} failed: its certificate does not check out ({e.verify_message})")
+    if isinstance(e, ssl.SSLError):
+        return MailTLSError(f"TLS with {where} failed ({e.reason or e}): is the security (tls or starttls) right for that port?")
+    if isinstance(e, ConnectionRefusedError):
+        return MailConnectionError(f"{where} refused the connection: is the host and port right, and the server up?")
+    if isinstance(e, socket.gaierror):
+        return MailConnectionError(f"there is no host {host!r} (or no network): {e.strerror or e}")
+    if isinstance(e, smtplib.SMTPRecipientsRefused):
+        said = _said(next(iter(e.recipients.values()), ""))
+        return MailError(f"{where} refused the address {', '.join(e.recipients)}: {said}")
+    if isinstance(e, smtplib.SMTPSenderRefused):
+        return MailError(f"{where} refused the From address {e.sender}: {_said(e)}")
+    if isinstance(e, smtplib.SMTPServerDisconnected | imaplib.IMAP4.abort):
+        return MailConnectionError(f"{where} closed the connection ({_said(e)})")
+    if isinstance(e, smtplib.SMTPException | imaplib.IMAP4.error):
+        return MailError(f"{where} failed: {_said(e)}")
+    if isinstance(e, OSError):
+        return MailConnectionError(f"cannot reach {where}: {e.strerror or e}")
+    return None
 
 
 class _ImapAuth(Exception):

@@ -10,6 +10,7 @@ import itertools
 import mailbox
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -89,12 +90,16 @@ class _Controller(Controller):
 
 @dataclass
 class MailServers:
-    """An SMTP and an IMAP server on 127.0.0.1 sharing the Maildirs under `root` (one per account)."""
+    """An SMTP and an IMAP server on 127.0.0.1 sharing the Maildirs under `root` (one per account).
+
+    With a certificate (`cert`), SMTP speaks TLS from the first byte and IMAP offers STARTTLS, as a provider's servers do.
+    """
 
     root: Path
     smtp_port: int
     imap_port: int
     delivery: _Delivery
+    cert: Path | None = None
 
     def account(self, name: str) -> Account:
         """A new account (user `name` plus a number, so never one another test used) with its own password and Maildir."""
@@ -108,10 +113,11 @@ class MailServers:
 
     def setup_args(self, account: Account) -> list[str]:
         """The flags of `spite mail setup` for `account` on these servers (plain: a local server)."""
+        smtp, imap = ("tls", "starttls") if self.cert else ("plain", "plain")
         return [
             *("mail", "setup", "--address", account.address, "--user", account.user),
-            *("--smtp-host", "127.0.0.1", "--smtp-port", str(self.smtp_port), "--smtp-security", "plain"),
-            *("--imap-host", "127.0.0.1", "--imap-port", str(self.imap_port), "--imap-security", "plain", "--timeout", "5"),
+            *("--smtp-host", "127.0.0.1", "--smtp-port", str(self.smtp_port), "--smtp-security", smtp),
+            *("--imap-host", "127.0.0.1", "--imap-port", str(self.imap_port), "--imap-security", imap, "--timeout", "5"),
         ]
 
     def deliver(self, account: Account, data: bytes) -> None:
@@ -139,19 +145,62 @@ def _wait_for(port: int, process: subprocess.Popen[bytes], seconds: float = 20) 
     raise RuntimeError(f"the IMAP server (pymap) did not listen on port {port} within {seconds} s")
 
 
+def _certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key, as PEM files in `folder`."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "spite test mail server")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    return cert_path, key_path
+
+
 @contextlib.contextmanager
-def mail_servers(root: Path) -> Iterator[MailServers]:
-    """Start both servers on free ports of 127.0.0.1 for mail under `root`; stop them afterwards."""
+def mail_servers(root: Path, tls: bool = False) -> Iterator[MailServers]:
+    """Start both servers on free ports of 127.0.0.1 for mail under `root` (with `tls`, behind a self-signed certificate)."""
     root.mkdir(parents=True, exist_ok=True)
     delivery = _Delivery(root, {})
     _write_users(root, {})
+    cert, key = _certificate(root) if tls else (None, None)
+    context = None
+    if cert is not None:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
     smtp_port = free_port()
     controller = _Controller(
-        delivery, hostname="127.0.0.1", port=smtp_port, authenticator=delivery.authenticate, auth_require_tls=False, auth_required=True
+        delivery,
+        hostname="127.0.0.1",
+        port=smtp_port,
+        ssl_context=context,
+        authenticator=delivery.authenticate,
+        auth_require_tls=False,
+        auth_required=True,
     )
     controller.start()
     imap_port = free_port()
-    command = [sys.executable, "-c", "from pymap.main import main; main()", "--host", "127.0.0.1", "--port", str(imap_port), "--no-tls"]
+    command = [sys.executable, "-c", "from pymap.main import main; main()", "--host", "127.0.0.1", "--port", str(imap_port)]
+    command += ["--cert", str(cert), "--key", str(key)] if cert is not None else ["--no-tls"]
     scratch = root / ".tmp"  # pymap renames its temp files into the Maildirs: they must be on the same file system
     scratch.mkdir(exist_ok=True)
     env = {**os.environ, "TMPDIR": str(scratch)}
@@ -159,7 +208,7 @@ def mail_servers(root: Path) -> Iterator[MailServers]:
     imap = subprocess.Popen([*command, "maildir", str(root)], stdout=subprocess.DEVNULL, stderr=log, env=env)
     try:
         _wait_for(imap_port, imap)
-        yield MailServers(root, smtp_port, imap_port, delivery)
+        yield MailServers(root, smtp_port, imap_port, delivery, cert)
     finally:
         imap.terminate()
         try:

@@ -209,3 +209,40 @@ def test_two_players_two_journals_a_whole_exchange(tmp_path: Path, people: tuple
     finally:
         for j in journals.values():
             j.close()
+
+
+# --- mail: addresses, files mailed, files taken from the mail ---
+
+
+def test_a_version_2_journal_gains_the_mail_tables_and_keeps_its_saves(tmp_path: Path, people: tuple[Identity, ...]) -> None:
+    import sqlite3
+
+    first = save_after(None, people[0], people)
+    with Journal.open(tmp_path) as j:
+        j.record(first, tmp_path / "a.toml")
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    with db:
+        for table in ("addresses", "mailed", "received"):
+            db.execute(f"DROP TABLE {table}")
+        db.execute("PRAGMA user_version = 2")  # as spite before mail left it
+    db.close()
+    with Journal.open(tmp_path) as j:
+        assert j.latest(MATCH) is not None and j.latest(MATCH).hash == first.hash
+        assert j.address(MATCH) is None
+        j.keep_address(MATCH, "bob@example.com")
+        assert j.address(MATCH) == "bob@example.com"
+
+
+def test_mail_records(journal: Journal, people: tuple[Identity, ...], tmp_path: Path) -> None:
+    first = save_after(None, people[0], people)
+    journal.record(first, tmp_path / "a.toml")
+    journal.mailed(first, MATCH, "bob@example.com")
+    assert journal.last_mailed(MATCH)[:2] == (first.hash, "bob@example.com")
+    assert journal.latest_own(MATCH, people[0].public_text).hash == first.hash
+    assert journal.latest_own(MATCH, people[1].public_text) is None
+    assert journal.take(MATCH, 2, tmp_path / "b.toml", "Bob", "bob@example.com")
+    assert not journal.take(MATCH, 2, tmp_path / "c.toml", "Bob", "bob@example.com")  # one file per save
+    assert journal.taken(MATCH, 2) == str((tmp_path / "b.toml").resolve())
+    assert [(r.seq, r.sender) for r in journal.waiting()] == [(2, "bob@example.com")]
+    journal.record(save_after(first, people[1], people))
+    assert journal.waiting() == []  # recorded: no longer waiting
