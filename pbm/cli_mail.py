@@ -300,17 +300,20 @@ def inbox(
 
     home = spite_home()
     identity = cli._identity(home)
-    if maildir is not None:
-        box = mail.maildir_box(maildir, every)
-    else:
-        settings = mailconf.load(home)
-        if settings.uses_imap:
-            password, _ = password_for(settings)
-            box = mail.imap_box(settings, password, every)
-        else:
-            box = mail.maildir_box(Path(settings.maildir), every)
+    where = ""  # the IMAP mailbox, whose last look the journal keeps
     outcomes: list[kept.Outcome] = []
     with Journal.open(home) as journal:
+        if maildir is not None:
+            box = mail.maildir_box(maildir, every)
+        else:
+            settings = mailconf.load(home)
+            if settings.uses_imap:
+                password, _ = password_for(settings)
+                where = f"{settings.user}@{settings.imap_host}:{settings.imap_port}"
+                last = journal.looked(where)
+                box = mail.imap_box(settings, password, every, mail.Mark(*last) if last else None)
+            else:
+                box = mail.maildir_box(Path(settings.maildir), every)
         with box as messages:
             for message in messages.messages():
                 found = mail.found_in(message.data)
@@ -318,6 +321,8 @@ def inbox(
                 outcomes += taken
                 if any(t.what is not kept.Taken.REFUSED for t in taken):
                     messages.mark_seen(message)
+            if where and messages.looked is not None:
+                journal.keep_looked(where, messages.looked.validity, messages.looked.uid)
         rows = kept.standings(identity, journal)
     if as_json:
         cli.out.print_json(data={"taken": [_outcome_json(o) for o in outcomes], "matches": [_standing_json(r) for r in rows]})

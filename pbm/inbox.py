@@ -76,8 +76,8 @@ def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
     if not journal.take(match, seq, path, opponent, found.sender):
         path.unlink()  # another spite took it meanwhile
         return Outcome(Taken.DUPLICATE, match, seq)
-    if found.sender and journal.address(match) is None:
-        journal.keep_address(match, found.sender)  # answer to whoever sent it, unless the player said otherwise
+    if isinstance(item, SaveFile) and found.sender and journal.address(match) is None:
+        journal.keep_address(match, found.sender)  # answer whoever sent a signed turn, unless the player said otherwise
     return Outcome(Taken.KEPT, match, seq, path)
 
 

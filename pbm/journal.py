@@ -23,7 +23,7 @@ from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 
-SCHEMA_VERSION = 3  # 2 adds `written`: the bytes of this player's own files; 3 adds `addresses`, `mailed` and `received` (mail)
+SCHEMA_VERSION = 3  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -62,6 +62,10 @@ CREATE TABLE IF NOT EXISTS received (
     match TEXT NOT NULL, seq INTEGER NOT NULL,
     path TEXT NOT NULL, opponent TEXT NOT NULL, sender TEXT NOT NULL, taken_at TEXT NOT NULL,
     PRIMARY KEY (match, seq)
+);
+CREATE TABLE IF NOT EXISTS mailboxes (
+    box TEXT PRIMARY KEY,
+    validity TEXT NOT NULL, uid INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
@@ -420,6 +424,16 @@ class Journal:
             "WHERE r.seq > COALESCE((SELECT MAX(s.seq) FROM saves s WHERE s.match = r.match), 0) ORDER BY r.match, r.seq"
         ).fetchall()
         return [Received(*row) for row in rows]
+
+    def looked(self, box: str) -> tuple[str, int] | None:
+        """Where the last look at the IMAP mailbox `box` ended: its UIDVALIDITY and the highest UID looked at."""
+        row = self._db.execute("SELECT validity, uid FROM mailboxes WHERE box = ?", (box,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def keep_looked(self, box: str, validity: str, uid: int) -> None:
+        """Remember where this look at the IMAP mailbox `box` ended (:meth:`looked`)."""
+        with self._writing():
+            self._db.execute("INSERT OR REPLACE INTO mailboxes VALUES (?, ?, ?)", (box, validity, uid))
 
     def latest_own(self, match: str, key: str) -> SaveRecord | None:
         """The latest save of `match` this player wrote (signed with the public key text `key`), if any."""

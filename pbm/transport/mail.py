@@ -248,6 +248,8 @@ class Mail:
 class Mailbox:
     """The messages to look at, and flagging as seen; never deleting. Use :func:`imap_box` or :func:`maildir_box`."""
 
+    looked: Mark | None = None
+
     def messages(self) -> Iterator[Mail]:
         raise NotImplementedError
 
@@ -256,8 +258,9 @@ class Mailbox:
 
 
 class _Imap(Mailbox):
-    def __init__(self, settings: MailSettings, server: imaplib.IMAP4, every: bool) -> None:
-        self.settings, self.server, self.every = settings, server, every
+    def __init__(self, settings: MailSettings, server: imaplib.IMAP4, every: bool, mark: Mark | None) -> None:
+        self.settings, self.server, self.every, self.mark = settings, server, every, mark
+        self.looked: Mark | None = None  # where the next look starts, once this one went through every message
 
     def _do(self, *command: str) -> list:
         kind, data = _named("IMAP", self.settings, lambda: self.server.uid(*command))
@@ -265,28 +268,68 @@ class _Imap(Mailbox):
             raise MailError(f"the IMAP server {self.settings.imap_host} refused {command[0].upper()}: {_said(data)}")
         return data
 
+    def _status(self) -> Mark | None:
+        """The INBOX's UIDVALIDITY and the highest UID it may hold now, or None when the server does not say."""
+        kind, data = _named("IMAP", self.settings, lambda: self.server.status("INBOX", "(UIDVALIDITY UIDNEXT)"))
+        text = b" ".join(x for x in data if isinstance(x, bytes)) if kind == "OK" else b""
+        found = dict(re.findall(rb"(UIDVALIDITY|UIDNEXT) (\d+)", text))
+        if b"UIDVALIDITY" not in found or b"UIDNEXT" not in found:
+            return None
+        return Mark(found[b"UIDVALIDITY"].decode(), int(found[b"UIDNEXT"]) - 1)
+
     def messages(self) -> Iterator[Mail]:
-        found = self._do("search", "ALL" if self.every else "UNSEEN")
-        uids = b" ".join(x for x in found if x).split()
+        now = self._status()
+        since = self.mark if self.mark is not None and now is not None and self.mark.validity == now.validity else None
+        if self.every:
+            query: tuple[str, ...] = ("ALL",)
+        elif since is not None:
+            query = ("UID", f"{since.uid + 1}:*")  # what came since the last look, read elsewhere or not
+        else:
+            query = ("UNSEEN",)  # the first look: the unread mail, not years of it
+        uids = [int(x) for x in b" ".join(x for x in self._do("search", *query) if x).split()]
+        uids = [u for u in uids if since is None or self.every or u > since.uid]  # n:* always holds the highest UID
+        sizes: dict[int, int] = {}
+        for i in range(0, len(uids), 500):
+            data = self._do("fetch", ",".join(map(str, uids[i : i + 500])), "(RFC822.SIZE)")
+            text = b" ".join(x if isinstance(x, bytes) else x[0] for x in data if x)
+            sizes.update(_uid_sizes(text))
         for uid in uids:
-            size = self._do("fetch", uid.decode(), "(RFC822.SIZE)")
-            match = re.search(rb"RFC822\.SIZE (\d+)", b" ".join(x if isinstance(x, bytes) else x[0] for x in size if x))
-            if match is None or int(match[1]) > MAX_MESSAGE:
+            if sizes.get(uid, MAX_MESSAGE + 1) > MAX_MESSAGE:
                 continue
-            data = self._do("fetch", uid.decode(), "(BODY.PEEK[])")  # PEEK: looking leaves it unseen
+            data = self._do("fetch", str(uid), "(BODY.PEEK[])")  # PEEK: looking leaves it unseen
             body = next((x[1] for x in data if isinstance(x, tuple)), None)
             if body is not None:
-                yield Mail(uid.decode(), body)
+                yield Mail(str(uid), body)
+        self.looked = now
 
     def mark_seen(self, mail: Mail) -> None:
         self._do("store", mail.key, "+FLAGS", "(\\Seen)")
 
 
+def _uid_sizes(text: bytes) -> Iterator[tuple[int, int]]:
+    """The (UID, size) pairs of a FETCH (RFC822.SIZE) answer, whichever order the server gives the two in."""
+    for item in re.findall(rb"\(([^()]*)\)", text):
+        fields = dict(re.findall(rb"(UID|RFC822\.SIZE) (\d+)", item))
+        if b"UID" in fields and b"RFC822.SIZE" in fields:
+            yield int(fields[b"UID"]), int(fields[b"RFC822.SIZE"])
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where the last look at an IMAP INBOX ended: its UIDVALIDITY and the highest UID looked at."""
+
+    validity: str
+    uid: int
+
+
 @contextlib.contextmanager
-def imap_box(settings: MailSettings, password: str, every: bool = False) -> Iterator[Mailbox]:
-    """The INBOX on the IMAP server: its unseen messages (all of them with `every`)."""
+def imap_box(settings: MailSettings, password: str, every: bool = False, mark: Mark | None = None) -> Iterator[Mailbox]:
+    """The INBOX on the IMAP server: the messages that came after `mark`, else the unseen ones (all of them with `every`).
+
+    Once every message was looked at, the box's `looked` says where the next look starts.
+    """
     with _imap(settings, password) as server:
-        yield _Imap(settings, server, every)
+        yield _Imap(settings, server, every, mark)
 
 
 class _Maildir(Mailbox):

@@ -327,14 +327,23 @@ def test_without_a_password_or_settings_spite_says_what_to_do(pair: tuple[Mailer
     assert_refused(bob.spite("inbox", "--maildir", tmp_path), "is not a Maildir")
 
 
-def test_inbox_all_finds_mail_already_read_elsewhere(pair: tuple[Mailer, Mailer]) -> None:
-    alice, bob = pair
-    invite(alice, bob)
-    box = mailbox.Maildir(bob.account.maildir, create=False)
+def read_elsewhere(account: Account) -> None:
+    """Flag every message of `account` as read, as a mail program (a phone) does before spite looks."""
+    box = mailbox.Maildir(account.maildir, create=False)
     for key in list(box.iterkeys()):
         message = box.get_message(key)
         message.set_subdir("cur")
-        message.add_flag("S")  # read in a mail program before spite looked
+        message.add_flag("S")
         box[key] = message
-    assert bob.inbox()["taken"] == []
+
+
+def test_inbox_finds_mail_read_elsewhere_since_its_last_look(pair: tuple[Mailer, Mailer]) -> None:
+    alice, bob = pair
+    invitation = invite(alice, bob)
+    read_elsewhere(bob.account)
+    assert bob.inbox()["taken"] == []  # the first look takes the unread mail only, not years of it
     assert [t["what"] for t in json.loads(bob.ok("inbox", "--all", "--json").stdout)["taken"]] == ["kept"]
+    alice.ok("resend", match_of(invitation)[:8])
+    read_elsewhere(bob.account)
+    assert [t["what"] for t in bob.inbox()["taken"]] == ["duplicate"]  # came since the last look: read elsewhere or not
+    assert bob.inbox()["taken"] == []  # and looked at once

@@ -222,7 +222,7 @@ def test_a_version_2_journal_gains_the_mail_tables_and_keeps_its_saves(tmp_path:
         j.record(first, tmp_path / "a.toml")
     db = sqlite3.connect(tmp_path / "journal.sqlite")
     with db:
-        for table in ("addresses", "mailed", "received"):
+        for table in ("addresses", "mailed", "received", "mailboxes"):
             db.execute(f"DROP TABLE {table}")
         db.execute("PRAGMA user_version = 2")  # as spite before mail left it
     db.close()
