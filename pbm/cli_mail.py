@@ -378,7 +378,8 @@ def print_standings(rows: list[Standing]) -> None:
         them = plain(r.opponent)
         nxt = "play it (new)" if r.new else {"you": "you", "them": them, "over": "over"}[r.next]
         score = f"{r.score[0]}–{r.score[1]}" if r.score else ""
-        table.add_row(r.match[:8], Text(them), score, Text(nxt), _ago(r.since), Text(plain(r.file)), Text(plain(r.address)))
+        name = Path(r.file).name if r.file else ""  # the whole path is in the line below the table, and in --json
+        table.add_row(r.match[:8], Text(them), score, Text(nxt), _ago(r.since), Text(plain(name)), Text(plain(r.address)))
     cli.out.print(table)
     waiting = [r for r in rows if r.next == "you"]
     if waiting:

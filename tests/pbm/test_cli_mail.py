@@ -6,6 +6,8 @@ import json
 import mailbox
 import socket
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email import policy
@@ -13,8 +15,9 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
+import pexpect
 import pytest
-from cli_helpers import THINK, Player, Run, assert_refused, make_player, scratch
+from cli_helpers import THINK, Player, Run, assert_refused, make_player, process_env, scratch
 from mail_servers import Account, MailServers, free_port, mail_servers
 
 from pbm import saves
@@ -347,3 +350,57 @@ def test_inbox_finds_mail_read_elsewhere_since_its_last_look(pair: tuple[Mailer,
     read_elsewhere(bob.account)
     assert [t["what"] for t in bob.inbox()["taken"]] == ["duplicate"]  # came since the last look: read elsewhere or not
     assert bob.inbox()["taken"] == []  # and looked at once
+
+
+# --- at a terminal ---
+
+
+def test_setup_and_send_ask_at_a_terminal(servers: MailServers, tmp_path: Path) -> None:
+    with scratch(tmp_path) as root:
+        home = root / "home"
+        env = process_env(home, PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring")  # where keyring is installed: no keyring
+        env.pop("SPITE_MAIL_PASSWORD", None)
+        quiet = {"capture_output": True, "text": True, "env": env, "timeout": 60}
+        subprocess.run([sys.executable, "-m", "pbm.cli", "id", "--name", "Alice"], check=True, **quiet)
+        invitation = root / "invitation.toml"
+        subprocess.run([sys.executable, "-m", "pbm.cli", "new", "-o", invitation], check=True, **quiet)
+        account, bob = servers.account("Alice"), servers.account("Bob")
+
+        def spawn(*args: str | Path) -> pexpect.spawn:
+            child = pexpect.spawn(sys.executable, ["-m", "pbm.cli", *map(str, args)], env=env, encoding="utf-8", timeout=30)
+            child.logfile_read = open(root / "screen.log", "a", encoding="utf-8")  # noqa: SIM115 (closed with the child)
+            return child
+
+        child = spawn("mail", "setup")
+        for prompt, answer in (
+            ("Your email address", account.address),
+            ("Your user name at the mail servers", account.user),
+            ("SMTP server", "127.0.0.1"),
+            ("SMTP security (tls, starttls, plain) [tls]", "plain"),
+            ("SMTP port [25]", str(servers.smtp_port)),
+            ("IMAP server", "127.0.0.1"),
+            ("IMAP security (tls, starttls, plain) [tls]", "plain"),
+            ("IMAP port [143]", str(servers.imap_port)),
+            (f"Mail password for {account.user}", account.password),
+        ):
+            child.expect_exact(prompt)
+            child.sendline(answer)
+        child.expect_exact("Mail settings kept in")
+        child.expect_exact("spite asks for your password each time")
+        child.expect(pexpect.EOF)
+        assert account.password not in (home / "mail.toml").read_text()
+
+        child = spawn("send", invitation)
+        child.expect_exact("Opponent's email address (kept for this match)")
+        child.sendline(bob.address)
+        child.expect_exact("Mail password")
+        child.sendline(account.password)
+        child.expect_exact(f"Mailed invitation.toml to {bob.address}")
+        child.expect(pexpect.EOF)
+
+        child = spawn("resend", match_of(invitation)[:8])  # the address is kept: only the password is asked
+        child.expect_exact("Mail password")
+        child.sendline(account.password)
+        child.expect_exact(f"to {bob.address} again")
+        child.expect(pexpect.EOF)
+        assert len(messages(bob)) == 2
