@@ -405,9 +405,13 @@ def _explain_answered(save: SaveFile, identity: Identity, journal: Journal, erro
     ) from error
 
 
-def _answered_again(received: SaveFile, answered: Answered) -> None:
-    """This player answered `received` already: say where the answer is (written again if it was not on disk)."""
+def _answered_again(received: SaveFile, answered: Answered, send: bool = False) -> None:
+    """This player answered `received` already: say where the answer is (written again if it was not on disk); mail it with `send`."""
     other = plain(received.players[received.signer].name)
+    if send:
+        out.print(f"You had answered this file already: {answered.path}", soft_wrap=True, markup=False)
+        cli_mail.send_file(answered.path)
+        return
     if not answered.rewritten:
         if received.seq == 1:
             raise NotYourTurnError(
@@ -526,7 +530,7 @@ def play(
         remove_stale(where if where.is_dir() else where.parent, received.match)
         answered = recorded_answer(received, identity, journal, output)
         if answered is not None:
-            _answered_again(received, answered)
+            _answered_again(received, answered, send)
             return
         opened = _open(identity, journal, received, where, durable=True)
         _announce_keys(opened)

@@ -17,13 +17,13 @@ from rich.text import Text
 from pbm.errors import MailAuthError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.journal import Journal
+from pbm.saves import SaveFile
 from pbm.shown import plain
 
 if TYPE_CHECKING:
     from pbm.identity import Identity
     from pbm.inbox import Standing
     from pbm.mailconf import MailSettings
-    from pbm.saves import SaveFile
 
 cli: Any = None  # the CLI module (pbm.cli, or __main__ when run as python -m pbm.cli), set by register()
 
@@ -104,19 +104,24 @@ def setup(
     def default(name: str) -> Any:
         return getattr(preset, name) if preset is not None else getattr(old, name) if old is not None else None
 
+    chosen = {"smtp": smtp_security, "imap": imap_security}  # a security given here: its usual port, not the old one
+
+    def port(kind: str, security: str) -> int:
+        known = default(f"{kind}_port") if chosen[kind] is None else None
+        return known or mailconf.DEFAULT_PORTS[kind].get(security.strip().lower(), 465 if kind == "smtp" else 993)
+
     address = _ask("Your email address", address, default("address"), "--address")
     user = _ask("Your user name at the mail servers", user, default("user") or mailconf.bare_address(address), "--user")
     smtp_host = _ask("SMTP server (sends your mail)", smtp_host, default("smtp_host"), "--smtp-host")
     smtp_security = _ask("SMTP security (tls, starttls, plain)", smtp_security, default("smtp_security") or "tls", "--smtp-security")
-    ports = mailconf.DEFAULT_PORTS
-    smtp_port = _ask("SMTP port", smtp_port, default("smtp_port") or ports["smtp"].get(smtp_security, 465), "--smtp-port", int)
+    smtp_port = _ask("SMTP port", smtp_port, port("smtp", smtp_security), "--smtp-port", int)
     settings_maildir = str(maildir.expanduser().resolve()) if maildir is not None else ""
     if not settings_maildir and imap_host is None and old is not None and old.maildir and preset is None:
         settings_maildir = old.maildir
     if not settings_maildir:
         imap_host = _ask("IMAP server (your inbox)", imap_host, default("imap_host"), "--imap-host")
         imap_security = _ask("IMAP security (tls, starttls, plain)", imap_security, default("imap_security") or "tls", "--imap-security")
-        imap_port = _ask("IMAP port", imap_port, default("imap_port") or ports["imap"].get(imap_security, 993), "--imap-port", int)
+        imap_port = _ask("IMAP port", imap_port, port("imap", imap_security), "--imap-port", int)
     settings = mailconf.MailSettings(
         address=address.strip(),
         user=user.strip(),
@@ -131,7 +136,7 @@ def setup(
     )
     asked = False
     if not no_check:
-        password, asked = password_for(settings)
+        password, asked = password_for(settings, ask_first=True)
         _try_servers(settings, password)
     path = mailconf.save(home, settings)
     cli.out.print(f"Mail settings kept in {path} (readable by you only; no password in it).", soft_wrap=True)
@@ -159,11 +164,17 @@ def _try_servers(settings: MailSettings, password: str) -> None:
             cli.out.print(f"Maildir {settings.maildir}: found.", soft_wrap=True)
 
 
-def password_for(settings: MailSettings) -> tuple[str, bool]:
-    """The mail password (from SPITE_MAIL_PASSWORD, the keyring or the terminal) and whether it was asked for."""
+def password_for(settings: MailSettings, ask_first: bool = False) -> tuple[str, bool]:
+    """The mail password (from SPITE_MAIL_PASSWORD, the keyring or the terminal) and whether it was asked for.
+
+    `ask_first` (setup): at a terminal the password is asked even if the keyring has one, which may be an old one.
+    """
+    import os
+
     from pbm import mailconf
 
-    stored = mailconf.stored_password(settings)
+    asking = ask_first and sys.stdin.isatty() and not os.environ.get(mailconf.PASSWORD_ENV)
+    stored = None if asking else mailconf.stored_password(settings)
     if stored is not None:
         return stored, False
     if not sys.stdin.isatty():
@@ -214,14 +225,15 @@ def mail_save(identity: Identity, journal: Journal, save: SaveFile, data: bytes,
 
 def send_file(path: Path, to: str | None = None) -> None:
     """Mail the save at `path` and say so (used by send and by play --send)."""
-    from pbm import saves
-    from pbm.transport import mail
+    from pbm.transport import code, mail
 
     try:
-        data = read_head(path, saves.MAX_BYTES + 1)
+        data = read_head(path, code.MAX_INPUT + 1)
     except OSError as e:
         raise SaveFormatError(f"cannot read {path}: {e.strerror or e}") from e
-    save = saves.parse(data)
+    save = code.read(data)  # a save as written, or pasted, quoted or re-wrapped whole
+    if not isinstance(save, SaveFile):
+        raise SpiteError(f"{path} holds a turn code, not a save: spite send mails the save file it was made from")
     home = spite_home()
     identity = cli._identity(home)
     with Journal.open(home) as journal:

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbm import saves
-from pbm.errors import SpiteError
-from pbm.home import ensure_private_dir, write_new
+from pbm.errors import ChainError, SpiteError
+from pbm.home import ensure_private_dir, read_head, write_new
 from pbm.identity import Identity
 from pbm.journal import Journal
 from pbm.saves import SaveFile
+from pbm.transport import code
 from pbm.transport.mail import Found, save_name
 
 MATCHES_DIR = "matches"
@@ -53,7 +54,7 @@ def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
     if not _MATCH_ID.fullmatch(match):  # a code's labels are not checked until it is played: its match names a folder here
         return Outcome(Taken.REFUSED, match[:64], seq, why="its match id is not one spite makes")
     signer = item.signer if isinstance(item, SaveFile) else item.turn.get("signer")
-    if signer not in (0, 1):
+    if type(signer) is not int or signer not in (0, 1):
         return Outcome(Taken.REFUSED, match, seq, why="it names no signer")
     pinned = journal.pinned(match)
     players = pinned if pinned is not None else (item.players if isinstance(item, SaveFile) else None)
@@ -61,14 +62,13 @@ def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
         return Outcome(Taken.MINE, match, seq)
     if players is not None and players[1 - signer].key not in (identity.public_text, ""):
         return Outcome(Taken.REFUSED, match, seq, why="it is a turn of a match between two other players")
+    if isinstance(item, SaveFile):
+        refused = _refusal(item, journal)
+        if refused is not None:
+            return refused
     latest = journal.latest(match)
     if (latest is not None and latest.seq >= seq) or journal.taken(match, seq) is not None:
         return Outcome(Taken.DUPLICATE, match, seq)
-    if isinstance(item, SaveFile):
-        try:
-            saves.verify(item, journal.key_for(item))
-        except SpiteError as e:
-            return Outcome(Taken.REFUSED, match, seq, why=str(e))
     opponent = players[signer].name if players is not None else "your opponent"
     folder = match_folder(journal.home, match)
     path = _fresh(folder / save_name(item))
@@ -79,6 +79,36 @@ def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
     if isinstance(item, SaveFile) and found.sender and journal.address(match) is None:
         journal.keep_address(match, found.sender)  # answer whoever sent a signed turn, unless the player said otherwise
     return Outcome(Taken.KEPT, match, seq, path)
+
+
+def _refusal(save: SaveFile, journal: Journal) -> Outcome | None:
+    """Why `save` is not kept (a duplicate, a bad signature, a fork, a key change), or None if it may be."""
+    match, seq, name = save.match, save.seq, save.players[save.signer].name
+    fork = f"{name} sent two different versions of save {seq} of match {match[:8]}: the first one stands"
+    try:
+        saves.verify(save, journal.key_for(save))
+    except SpiteError as e:
+        return Outcome(Taken.REFUSED, match, seq, why=str(e))
+    latest = journal.latest(match)
+    if latest is not None and seq <= latest.seq:  # a turn already recorded: the same file again, or another version of it
+        recorded = journal.at(match, seq)
+        same = recorded is None or recorded.hash == save.hash  # None: the journal began later in the match
+        return Outcome(Taken.DUPLICATE, match, seq) if same else Outcome(Taken.REFUSED, match, seq, why=fork)
+    try:
+        journal.check(save)
+    except ChainError:
+        pass  # a file in between has not come yet: this one waits for it
+    except SpiteError as e:  # another key, or a second version of the turn after the latest
+        return Outcome(Taken.REFUSED, match, seq, why=str(e))
+    kept = journal.taken(match, seq)
+    if kept is not None:
+        try:
+            first = code.read(read_head(Path(kept), code.MAX_INPUT + 1))
+        except (OSError, SpiteError):
+            return None  # the kept file is gone or damaged: the duplicate check that follows still holds
+        if isinstance(first, SaveFile) and first.hash != save.hash:
+            return Outcome(Taken.REFUSED, match, seq, why=fork)
+    return None
 
 
 def _fresh(path: Path) -> Path:

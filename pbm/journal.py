@@ -232,6 +232,11 @@ class Journal:
         row = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? ORDER BY seq DESC LIMIT 1", (match,)).fetchone()
         return _record(row) if row else None
 
+    def at(self, match: str, seq: int) -> SaveRecord | None:
+        """The save `seq` of `match` as recorded, if it is."""
+        row = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND seq = ? LIMIT 1", (match, seq)).fetchone()
+        return _record(row) if row else None
+
     def pinned(self, match: str) -> tuple[Player, Player] | None:
         """The players (names and keys) pinned for `match`, or None if the match is unknown."""
         row = self._db.execute("SELECT name0, key0, name1, key1 FROM matches WHERE match = ?", (match,)).fetchone()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import mailbox
+import shutil
 import socket
 import stat
 import subprocess
@@ -253,6 +254,32 @@ def test_a_turn_code_in_the_body_is_enough(pair: tuple[Mailer, Mailer], servers:
     run = bob.ok("play", file, "--auto", "--think", THINK, "--send")  # played as the file would be, and the answer mailed
     assert f"to {alice.account.address}" in run.stdout, run
     assert [t["what"] for t in alice.inbox()["taken"]] == ["kept"]
+
+
+def test_a_changed_file_and_a_second_version_of_a_turn_are_passed_over(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    alice, bob = pair
+    invite(alice, bob)
+    message = BytesParser(policy=policy.default).parsebytes(servers.delivery.delivered[-1])
+    box = mailbox.Maildir(bob.account.maildir, create=False)
+    for key in list(box.iterkeys()):
+        box.remove(key)
+    attachment = next(message.iter_attachments())
+    changed = attachment.get_content().replace(b'name = "Alice"', b'name = "Alicf"')
+    attachment.set_content(changed, maintype="application", subtype="toml", filename="invitation.toml")
+    servers.deliver(bob.account, message.as_bytes())
+    run = bob.ok("inbox")
+    assert "0 new files" in run.stdout and "Passed over a turn of match" in run.stderr, run
+    assert [box.get_message(k).get_flags() for k in box.iterkeys()] == [""]  # left unseen, for the player to look at
+    assert not kept_files(bob)
+    # a second version of a turn: Bob answers the invitation twice (each answer shuffles anew), from a copy of his spite home
+    servers.deliver(bob.account, servers.delivery.delivered[-1])  # the invitation as it was sent
+    file = Path(waiting(bob.inbox()) or "")
+    twin = Mailer(Player("Bob", bob.player.home.with_name("home-bob-twin")), bob.account)
+    shutil.copytree(bob.player.home, twin.player.home)
+    bob.ok("play", file, "--send")
+    twin.ok("play", twin.player.home / file.relative_to(bob.player.home), "--send")
+    taken = alice.inbox()["taken"]
+    assert [t["what"] for t in taken] == ["kept", "refused"] and "two different versions" in taken[1]["why"], taken
 
 
 def test_send_refuses_what_it_should(pair: tuple[Mailer, Mailer], tmp_path: Path) -> None:
