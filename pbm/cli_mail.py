@@ -102,13 +102,15 @@ def setup(
             raise typer.BadParameter(f"{provider!r} is not one spite knows: {', '.join(mailconf.PROVIDERS)}", param_hint="--provider")
 
     def default(name: str) -> Any:
-        return getattr(preset, name) if preset is not None else getattr(old, name) if old is not None else None
-
-    chosen = {"smtp": smtp_security, "imap": imap_security}  # a security given here: its usual port, not the old one
+        """The provider's value, else the one kept before, else None."""
+        if preset is not None and hasattr(preset, name):
+            return getattr(preset, name)
+        return getattr(old, name, None)
 
     def port(kind: str, security: str) -> int:
-        known = default(f"{kind}_port") if chosen[kind] is None else None
-        return known or mailconf.DEFAULT_PORTS[kind].get(security.strip().lower(), 465 if kind == "smtp" else 993)
+        """The port kept or the provider's for that security; another security gets its usual port."""
+        same = security.strip().lower() == default(f"{kind}_security")
+        return (default(f"{kind}_port") if same else None) or mailconf.DEFAULT_PORTS[kind].get(security.strip().lower(), 465)
 
     address = _ask("Your email address", address, default("address"), "--address")
     user = _ask("Your user name at the mail servers", user, default("user") or mailconf.bare_address(address), "--user")
@@ -379,19 +381,19 @@ def _ago(stamp: str) -> str:
 
 
 def print_standings(rows: list[Standing]) -> None:
-    """The one view of every match: opponent, score, whose move, since when, the file, the opponent's address."""
+    """The one view of every match: opponent, score, whose move, since when, the opponent's address, the file."""
     from rich.table import Column, Table
 
     if not rows:
         cli.out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
         return
-    table = Table("match", "opponent", "score", "next", "since", Column("file", overflow="fold"), Column("address", overflow="fold"))
+    table = Table("match", "opponent", "score", "next", "since", Column("address", overflow="fold"), Column("file", overflow="fold"))
     for r in rows:
         them = plain(r.opponent)
         nxt = "play it (new)" if r.new else {"you": "you", "them": them, "over": "over"}[r.next]
         score = f"{r.score[0]}–{r.score[1]}" if r.score else ""
         name = Path(r.file).name if r.file else ""  # the whole path is in the line below the table, and in --json
-        table.add_row(r.match[:8], Text(them), score, Text(nxt), _ago(r.since), Text(plain(name)), Text(plain(r.address)))
+        table.add_row(r.match[:8], Text(them), score, Text(nxt), _ago(r.since), Text(plain(r.address)), Text(plain(name)))
     cli.out.print(table)
     waiting = [r for r in rows if r.next == "you"]
     if waiting:

@@ -45,9 +45,12 @@ def compose(save: SaveFile, data: bytes, name: str, sender: str, to: str) -> Ema
     """The mail that carries the save `data` (parsed as `save`): the file attached as application/toml (base64), and its
     turn code in the text body for mail programs that drop or hide attachments."""
     message = EmailMessage(policy=policy.SMTP)
-    message["Subject"] = subject(save)
-    message["From"] = sender
-    message["To"] = to
+    try:
+        message["Subject"] = subject(save)
+        message["From"] = sender
+        message["To"] = to
+    except (ValueError, TypeError) as e:  # the email package refuses what no header may hold
+        raise MailError(f"cannot make the mail's headers ({e}): check the addresses and names") from e
     message["Date"] = formatdate(localtime=True)
     domain = bare_address(sender).rpartition("@")[2] or "spite.invalid"
     message["Message-ID"] = make_msgid(f"spite.{save.match[:8]}.{save.seq}", domain=domain)
@@ -206,6 +209,9 @@ def _imap(settings: MailSettings, password: str) -> Iterator[imaplib.IMAP4]:
             server = imaplib.IMAP4(settings.imap_host, settings.imap_port, timeout=settings.timeout)
         try:
             if settings.imap_security == "starttls":
+                if "STARTTLS" not in server.capabilities:
+                    where = f"{settings.imap_host}:{settings.imap_port}"
+                    raise MailTLSError(f"the IMAP server {where} does not offer STARTTLS: choose security tls or plain")
                 server.starttls(ssl_context=_context())
             try:
                 server.login(settings.user, password)

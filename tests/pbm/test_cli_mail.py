@@ -9,6 +9,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email import policy
@@ -133,6 +134,22 @@ def test_setup_keeps_the_settings_private_and_no_password(pair: tuple[Mailer, Ma
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     text = path.read_text()
     assert alice.account.password not in text and alice.account.address in text
+
+
+def test_a_provider_fills_in_its_servers_and_a_new_security_its_port(tmp_path: Path) -> None:
+    player = Player("Gina", tmp_path / "home")
+    player.ok("mail", "setup", "--provider", "gmail", "--address", "Gina <gina@gmail.com>", "--no-check")
+    kept = tomllib.loads((player.home / "mail.toml").read_text())
+    assert kept["user"] == "gina@gmail.com"
+    assert (kept["smtp_host"], kept["smtp_port"], kept["smtp_security"]) == ("smtp.gmail.com", 465, "tls")
+    assert (kept["imap_host"], kept["imap_port"], kept["imap_security"]) == ("imap.gmail.com", 993, "tls")
+    player.ok("mail", "setup", "--smtp-security", "starttls", "--no-check")  # the rest as kept
+    kept = tomllib.loads((player.home / "mail.toml").read_text())
+    assert (kept["smtp_port"], kept["smtp_security"], kept["address"]) == (587, "starttls", "Gina <gina@gmail.com>")
+    usage = player.spite("mail", "setup", "--provider", "hotmeal", "--no-check")
+    assert usage.exit_code == 2 and "gmail, fastmail, icloud" in usage.stderr, usage
+    assert_refused(player.spite("mail", "setup", "--smtp-security", "ssl", "--no-check"), "security 'ssl' is not one of")
+    assert_refused(player.spite("mail", "setup", "--address", "gina at gmail", "--no-check"), "not an email address")
 
 
 def test_a_wrong_password_is_named(servers: MailServers, tmp_path: Path) -> None:
@@ -331,7 +348,10 @@ def test_tls_against_a_plain_server_is_named(servers: MailServers, tmp_path: Pat
         args[args.index("--smtp-security") + 1] = "tls"
         assert_refused(player.spite(*args, env=env), "TLS with the SMTP server 127.0.0.1", "security")
         args[args.index("--smtp-security") + 1] = "starttls"
-        assert_refused(player.spite(*args, env=env), "does not offer STARTTLS")
+        assert_refused(player.spite(*args, env=env), "SMTP server 127.0.0.1", "does not offer STARTTLS")
+        args[args.index("--smtp-security") + 1] = "plain"
+        args[args.index("--imap-security") + 1] = "starttls"
+        assert_refused(player.spite(*args, env=env), "IMAP server 127.0.0.1", "does not offer STARTTLS")
 
 
 def test_a_server_that_does_not_answer_times_out(servers: MailServers, tmp_path: Path) -> None:
