@@ -308,6 +308,10 @@ def inbox(
     send: Annotated[bool, typer.Option("--send", help="With --play: mail your answer at once.")] = False,
 ) -> None:
     """Fetch new mail: keep every save and turn code in its match's folder, mark that mail seen, and show what to do next."""
+    if play and as_json:
+        raise cli.UsageError("--json prints for scripts and --play plays at the keyboard: give one of them")
+    if send and not play:
+        raise cli.UsageError("--send mails the answer that --play writes: add --play")
     from pbm import inbox as kept
     from pbm import mailconf
     from pbm.transport import mail

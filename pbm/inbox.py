@@ -136,6 +136,7 @@ class Standing:
 
 def standings(identity: Identity, journal: Journal) -> list[Standing]:
     """Every match of this player's: those with a file waiting to be played first, then the most recently active."""
+    infos = {info.match: info for info in journal.matches()}  # the most recently active first
     waiting: dict[str, Standing] = {}
     for row in journal.waiting():
         if row.match in waiting:
@@ -143,14 +144,13 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         latest = journal.latest(row.match)
         if latest is not None and row.seq != latest.seq + 1:
             continue  # a file in between is missing: the row shows what the journal knows (and resend asks for it)
-        score = None
-        if latest is not None:
-            info = next((i for i in journal.matches() if i.match == row.match), None)
-            me = info.seat_of(identity.public_key) if info else None
-            score = (latest.score[me], latest.score[1 - me]) if me is not None else None
-        waiting[row.match] = Standing(row.match, row.opponent, score, "you", row.taken_at, row.path, row.sender, new=True)
+        info = infos.get(row.match)
+        me = info.seat_of(identity.public_key) if info is not None else None
+        score = (info.score[me], info.score[1 - me]) if info is not None and me is not None else None
+        address = journal.address(row.match) or row.sender
+        waiting[row.match] = Standing(row.match, row.opponent, score, "you", row.taken_at, row.path, address, new=True)
     rows = list(waiting.values())
-    for info in journal.matches():
+    for info in infos.values():
         me = info.seat_of(identity.public_key)
         if me is None or info.match in waiting:
             continue

@@ -311,6 +311,9 @@ def test_send_refuses_what_it_should(pair: tuple[Mailer, Mailer], tmp_path: Path
     assert_refused(alice.spite("send", junk), "")
     assert_refused(alice.spite("send", tmp_path / "missing.toml"), "cannot read")
     assert_refused(alice.spite("resend", "zzzz"), "no match")
+    for args, words in ((("inbox", "--json", "--play"), "give one of them"), (("inbox", "--send"), "add --play")):
+        usage = alice.spite(*args)
+        assert usage.exit_code == 2 and words in usage.stderr, usage
 
 
 # --- TLS, and servers that fail ---
