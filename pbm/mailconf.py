@@ -151,15 +151,21 @@ def load(home: Path) -> MailSettings:
 
 
 def _keyring() -> Any | None:
-    """The keyring module when it is installed and finds a usable backend; None otherwise (never an error)."""
+    """The keyring module when it is installed and its backend is the system's own keyring; None otherwise (never an error).
+
+    Backends from elsewhere (keyrings.alt's files, say) are not used: some keep the password in plain text.
+    """
     try:
         import keyring
-        from keyring.backends import fail
+        from keyring.backends import chainer
 
         backend = keyring.get_keyring()
-        if isinstance(backend, fail.Keyring) or getattr(backend, "priority", 0) <= 0:
+        if isinstance(backend, chainer.ChainerBackend):
+            backend = max(backend.backends, key=lambda b: b.priority, default=None)
+        module = type(backend).__module__
+        if not module.startswith("keyring.backends.") or module.rpartition(".")[2] in ("fail", "null", "chainer"):
             return None
-        return keyring
+        return keyring if getattr(backend, "priority", 0) > 0 else None
     except Exception:  # an absent, broken or locked keyring is simply not used
         return None
 
