@@ -69,9 +69,12 @@ def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
     latest = journal.latest(match)
     if (latest is not None and latest.seq >= seq) or journal.taken(match, seq) is not None:
         return Outcome(Taken.DUPLICATE, match, seq)
+    try:
+        name = save_name(item)
+    except SpiteError as e:
+        return Outcome(Taken.REFUSED, match, seq, why=str(e))
     opponent = players[signer].name if players is not None else "your opponent"
-    folder = match_folder(journal.home, match)
-    path = _fresh(folder / save_name(item))
+    path = _fresh(match_folder(journal.home, match) / name)
     write_new(path, found.data, match)
     if not journal.take(match, seq, path, opponent, found.sender):
         path.unlink()  # another spite took it meanwhile

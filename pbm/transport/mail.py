@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from pbm import saves
-from pbm.errors import MailAuthError, MailConnectionError, MailError, MailTLSError, SaveFormatError, SpiteError
+from pbm.errors import MailAuthError, MailConnectionError, MailError, MailTLSError, SaveFormatError
 from pbm.mailconf import MailSettings, bare_address
 from pbm.saves import SaveFile
 from pbm.transport import code
@@ -401,7 +401,7 @@ def found_in(data: bytes) -> list[Found]:
         try:
             item = code.read(raw)
             turn = (item.match, item.seq)
-        except (SpiteError, ValueError):
+        except Exception:  # whatever a stranger's mail holds, the rest of the inbox is still read
             continue
         found.setdefault(turn, Found(item, raw, sender))  # the attachment and the code in the body are one turn
     return list(found.values())

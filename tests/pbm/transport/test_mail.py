@@ -1,0 +1,86 @@
+"""What `spite inbox` makes of a message, without servers: real mail parsed by the email package, a real journal and keys.
+
+Hostile or broken mail is passed over, one message at a time, and never names a folder outside the spite home.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbm.identity import Identity
+from pbm.inbox import Taken, take
+from pbm.journal import Journal
+from pbm.packing import deflate
+from pbm.transport import code, mail
+from pbm.transport.code import TurnCode
+
+MATCH = "feedfacecafebeef0011223344556677"
+
+
+def armored(turn: dict[str, Any]) -> str:
+    """A well-formed turn code carrying `turn` as it is, as a stranger's own program could make it."""
+    raw = deflate(turn, code._ZDICT)
+    body = base64.b64encode(raw).decode("ascii").rstrip("=")
+    tag = code._base32(code.crypto_hash_sha256(raw))[:5]
+    lines = [body[i : i + code.LINE] for i in range(0, len(body), code.LINE)]
+    return "\n".join([f"BEGIN SPITE TURN {tag}", *lines, f"END SPITE TURN {tag} {code._check(tag, body)}"])
+
+
+def message(body: str, sender: str = "mallory@example.com") -> bytes:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = sender, "alice@example.com", "[spite feedface] your move"
+    m.set_content(body)
+    return m.as_bytes()
+
+
+@pytest.mark.parametrize(
+    ("turn", "why"),
+    [
+        ({"match": "../../../../tmp/evil", "seq": 2, "signer": 1, "game": 1, "turn": 1}, "match id"),
+        ({"match": MATCH, "seq": 2, "signer": True, "game": 1, "turn": 1}, "no signer"),
+        ({"match": MATCH, "seq": 2, "signer": 7, "game": 1, "turn": 1}, "no signer"),
+        ({"match": MATCH, "seq": 2, "signer": 1, "game": "../x", "turn": 1}, "no game or turn"),
+    ],
+)
+def test_a_hostile_code_is_refused_and_names_no_folder(tmp_path: Path, people: tuple[Identity, ...], turn: dict, why: str) -> None:
+    found = mail.found_in(message(f"my move:\n\n{armored(turn)}\n"))
+    assert len(found) == 1 and isinstance(found[0].item, TurnCode)
+    with Journal.open(tmp_path / "home") as journal:
+        outcome = take(found[0], people[0], journal)
+        assert outcome.what is Taken.REFUSED and why in outcome.why, outcome
+        assert journal.waiting() == [] and journal.address(MATCH) is None
+    assert not (tmp_path / "home" / "matches").exists()  # refused before any folder is made
+
+
+def test_broken_and_foreign_mail_holds_no_turn() -> None:
+    rng = random.Random(13)
+    broken = [
+        b"",
+        bytes(rng.randrange(256) for _ in range(4000)),
+        b"Content-Type: multipart/mixed; boundary=x\n\n--x\nContent-Type: application/toml\nContent-Transfer-Encoding: base64\n\n!!!",
+        message("BEGIN SPITE TURN ABCDE\nnot a code\nEND SPITE TURN ABCDE AAAAAA"),
+        message("format = 'spite-save'\nversion = 2\n"),
+        message("Lunch at noon? BEGIN SPITE, END SPITE."),
+    ]
+    big = EmailMessage()
+    big.set_content("see attached")
+    big.add_attachment(b"x" * (code.MAX_INPUT + 10), maintype="application", subtype="toml", filename="huge.toml")
+    for data in [*broken, big.as_bytes()]:
+        assert mail.found_in(data) == []
+
+
+def test_a_quoted_code_in_a_quoted_printable_body_is_found_with_its_sender() -> None:
+    turn = {"match": MATCH, "seq": 3, "signer": 1, "game": 1, "turn": 2}
+    text = f"> {armored(turn)}".replace("\n", "\n> ")
+    m = EmailMessage()
+    m["From"] = "Bob <bob@example.com>"
+    m.set_content(text, cte="quoted-printable")
+    found = mail.found_in(m.as_bytes())
+    assert [(f.item.match, f.item.seq, f.sender) for f in found] == [(MATCH, 3, "bob@example.com")]
+    assert mail.save_name(found[0].item) == f"spite-{MATCH[:8]}-g1-t2.txt"
