@@ -89,8 +89,25 @@ def check(settings: MailSettings) -> None:
             raise MailSettingsError(f"the {kind} port {port!r} is not a port number (1 to 65535)")
         if security not in SECURITY:
             raise MailSettingsError(f"the {kind} security {security!r} is not one of {', '.join(SECURITY)}")
+        if security == "plain" and not is_loopback(host):
+            raise MailSettingsError(
+                f"the {kind} security plain would send your password unencrypted to {host}: it is for a server on this machine "
+                "only (localhost, 127.0.0.1); choose tls or starttls"
+            )
     if not isinstance(settings.timeout, int | float) or not 0 < settings.timeout <= 600:
         raise MailSettingsError(f"the timeout {settings.timeout!r} is not a number of seconds from 0 to 600")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` names this machine: localhost, or an address of 127.0.0.0/8."""
+    import ipaddress
+
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def bare_address(text: str) -> str:

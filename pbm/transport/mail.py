@@ -114,7 +114,7 @@ def _named_error(where: str, host: str, settings: MailSettings, e: Exception) ->
     if isinstance(e, smtplib.SMTPAuthenticationError | _ImapAuth):
         return MailAuthError(f"{where} refused the user name or password ({_said(e)}){_APP_PASSWORD}")
     if isinstance(e, smtplib.SMTPNotSupportedError):
-        return MailTLSError(f"{where} does not offer STARTTLS: choose security tls or plain")
+        return MailTLSError(f"{where} does not offer STARTTLS: choose security tls")
     if isinstance(e, ssl.SSLCertVerificationError):
         return MailTLSError(f"TLS with {where} failed: its certificate does not check out ({e.verify_message})")
     if isinstance(e, ssl.SSLError):
@@ -211,7 +211,7 @@ def _imap(settings: MailSettings, password: str) -> Iterator[imaplib.IMAP4]:
             if settings.imap_security == "starttls":
                 if "STARTTLS" not in server.capabilities:
                     where = f"{settings.imap_host}:{settings.imap_port}"
-                    raise MailTLSError(f"the IMAP server {where} does not offer STARTTLS: choose security tls or plain")
+                    raise MailTLSError(f"the IMAP server {where} does not offer STARTTLS: choose security tls")
                 server.starttls(ssl_context=_context())
             try:
                 server.login(settings.user, password)

@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
+from pbm.errors import MailSettingsError
 from pbm.identity import Identity
 from pbm.inbox import Taken, take
 from pbm.journal import Journal
+from pbm.mailconf import MailSettings
 from pbm.packing import deflate
 from pbm.transport import code, mail
 from pbm.transport.code import TurnCode
@@ -84,3 +86,13 @@ def test_a_quoted_code_in_a_quoted_printable_body_is_found_with_its_sender() -> 
     found = mail.found_in(m.as_bytes())
     assert [(f.item.match, f.item.seq, f.sender) for f in found] == [(MATCH, 3, "bob@example.com")]
     assert mail.save_name(found[0].item) == f"spite-{MATCH[:8]}-g1-t2.txt"
+
+
+@pytest.mark.parametrize("host", ["smtp.example.com", "10.0.0.5", "localhost.example.com"])
+def test_plain_security_is_refused_for_a_server_not_on_this_machine(host: str) -> None:
+    """Without TLS the password would cross the network in clear: plain is for a server on this machine only."""
+    with pytest.raises(MailSettingsError, match="unencrypted"):
+        MailSettings("alice@example.com", "alice", host, 25, "plain", maildir="/tmp/maildir")
+    for local in ("localhost", "127.0.0.1", "127.0.0.53"):
+        assert MailSettings("alice@example.com", "alice", local, 25, "plain", maildir="/tmp/maildir").smtp_host == local
+    assert MailSettings("alice@example.com", "alice", host, 465, "tls", maildir="/tmp/maildir").smtp_host == host
