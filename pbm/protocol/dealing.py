@@ -367,7 +367,19 @@ class Party(DealSteps, TurnChecks, Persistence):
             )
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
             raise ProtocolError("the previous message has not been played through")
-        saved = (
+        saved = self.snapshot()
+        try:
+            moves = self._receive(message)
+            if check is not None:  # e.g. the moves played through on a copy of the engine's state
+                check(moves)
+            return moves
+        except BaseException:
+            self.rollback(saved)
+            raise
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """What a message can change, to put back with :meth:`rollback` if it is refused."""
+        return (
             copy.deepcopy(self.game),
             copy.deepcopy(self.dealing),
             copy.deepcopy(self.outbox),
@@ -376,16 +388,16 @@ class Party(DealSteps, TurnChecks, Persistence):
             dict(self.theirs),
             self._deal_ready,
             self.seq,
+            self.record,
+            set(self.sent_secrets),
         )
-        try:
-            moves = self._receive(message)
-            if check is not None:  # e.g. the moves played through on a copy of the engine's state
-                check(moves)
-            return moves
-        except BaseException:
-            self.game, self.dealing, self.outbox, self.keys, self.seeds, self.theirs, self._deal_ready, self.seq = saved
-            self._staged = _Staged()
-            raise
+
+    def rollback(self, saved: tuple[Any, ...]) -> None:
+        """Put back what :meth:`snapshot` took, and forget what the refused message staged."""
+        game, dealing, outbox, keys, seeds, theirs, deal_ready, seq, record, sent = saved
+        self.game, self.dealing, self.outbox, self.keys, self.seeds, self.theirs = game, dealing, outbox, keys, seeds, theirs
+        self._deal_ready, self.seq, self.record, self.sent_secrets = deal_ready, seq, record, sent
+        self._staged = _Staged()
 
     def _receive(self, msg: Message) -> list[Move]:
         self._staged = _Staged(message=msg)

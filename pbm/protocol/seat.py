@@ -30,20 +30,26 @@ class Seat:
 
     def receive(self, message: dict[str, Any]) -> list[Move]:
         """Check `message`, deal a new game if it completes a deal, and apply the other player's moves; returns them."""
-        party = self.party
-        moves = party.receive(message, self._dry_run)
-        if party.deal_ready and (self.state is None or self.state.outcome is not None):
-            self.state = new_game(party, party.ruleset, party.game.starter)  # type: ignore[union-attr]
-        for move in moves:
-            if self.state is None:
-                raise ProtocolError("moves arrived before the deal")
-            try:
-                self.state = apply(self.state, move, party)
-            except IllegalMoveError as e:
-                raise ProtocolError(f"turn {self.state.turn}: the other player's move {move} is illegal: {e}") from e
-        if moves and self.state is not None and self.state.outcome is None and self.state.to_move != party.me:
-            raise ProtocolError(f"turn {self.state.turn}: the other player's moves do not end the turn")
-        party.settle(self.state)
+        party, state = self.party, self.state
+        saved = party.snapshot()
+        try:
+            moves = party.receive(message, self._dry_run)
+            if party.deal_ready and (state is None or state.outcome is not None):
+                state = new_game(party, party.ruleset, party.game.starter)  # type: ignore[union-attr]
+            for move in moves:
+                if state is None:
+                    raise ProtocolError("moves arrived before the deal")
+                try:
+                    state = apply(state, move, party)
+                except IllegalMoveError as e:
+                    raise ProtocolError(f"turn {state.turn}: the other player's move {move} is illegal: {e}") from e
+            if moves and state is not None and state.outcome is None and state.to_move != party.me:
+                raise ProtocolError(f"turn {state.turn}: the other player's moves do not end the turn")
+            party.settle(state)  # the end-of-game audit may still refuse the message: then nothing of it is kept
+        except BaseException:
+            party.rollback(saved)
+            raise
+        self.state = state
         return moves
 
     def _dry_run(self, moves: list[Move]) -> None:

@@ -89,3 +89,28 @@ def test_a_hostile_message_is_refused_by_name_and_changes_nothing(data: st.DataO
         assert receiver.party.export_public() == before  # a refused message changes nothing
     except Exception as e:  # anything else is a crash a player would see as a traceback
         pytest.fail(f"{type(e).__name__} on {path}: {e}")
+
+
+@pytest.mark.parametrize("how", ["one key short", "one key too many", "a key changed"])
+def test_keys_that_fail_the_audit_leave_the_receiver_as_it_was(how: str) -> None:
+    """The turn that ends a game brings its mover's keys, which the audit checks only after the moves are played:
+    a refusal there must still undo everything the message did (seen once by the property test above)."""
+    ending = [(seat, m) for seat, m in _moments() if "turn" in m and "secrets" in m]
+    assert ending, "the recorded game has no turn that ends it with its keys"
+    seat, message = ending[0]
+    hostile = copy.deepcopy(message)
+    keys = hostile["secrets"]["keys"]
+    if how == "one key short":
+        keys.pop()
+    elif how == "one key too many":
+        keys.append(keys[0])
+    else:
+        keys[0] = keys[-1] if len(keys) > 1 else "AQ" + keys[0][2:]
+    receiver = copy.deepcopy(seat)
+    before, state = receiver.party.export_public(), receiver.state
+    with pytest.raises(SpiteError) as refused:
+        receiver.receive(hostile)
+    assert "\n" not in str(refused.value)
+    assert receiver.party.export_public() == before and receiver.state is state
+    receiver.receive(copy.deepcopy(message))  # the honest message still goes in afterwards
+    assert receiver.party.game is not None and receiver.party.game.over
