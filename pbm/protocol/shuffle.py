@@ -285,11 +285,12 @@ def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, in
     ):
         raise ProofError(f"{ctx.describe()}: the shuffle does not keep the number of points")
     # the statement hashes the context, B, K, every input, output and commitment; with the proof's bytes, all the check reads
-    digest = _na.crypto_hash_sha512(_statement(ctx, base, key, inputs, outputs, proof.commitments) + proof.to_bytes())
+    statement = _statement(ctx, base, key, inputs, outputs, proof.commitments)
+    digest = _na.crypto_hash_sha512(statement + proof.to_bytes())
     if digest in _PROVEN:
         return
     try:
-        ok = _check(ctx, proof, base, key, inputs, outputs)
+        ok = _check(statement, proof, base, key, inputs, outputs)
     except (PointError, nacl.exceptions.CryptoError) as e:
         raise ProofError(f"{ctx.describe()}: the shuffle does not prove out") from e
     if not ok:
@@ -300,13 +301,13 @@ def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, in
 _PROVEN: set[bytes] = set()  # digests of the proofs that checked out in this process, with everything they were checked against
 
 
-def _check(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, inputs: Sequence[Point], outputs: Sequence[Point]) -> bool:
+def _check(statement: bytes, proof: ShuffleProof, base: Point, key: Point, inputs: Sequence[Point], outputs: Sequence[Point]) -> bool:
+    """Whether `proof` proves out for the `statement` (:func:`_statement`) it was made for."""
     n = len(inputs)
     gens = generators(n)
     h, hs = gens[0], gens[1:]
     c, chain, e = proof.commitments, proof.chain, proof.challenge
     s1, s2, s3, s4 = proof.responses
-    statement = _statement(ctx, base, key, inputs, outputs, c)
     u = _weights(statement, n)
     u_product = _ONE
     for x in u:
