@@ -157,33 +157,54 @@ def _context() -> ssl.SSLContext:
 
 
 @contextlib.contextmanager
-def _smtp(settings: MailSettings, password: str) -> Iterator[smtplib.SMTP]:
-    def connect() -> smtplib.SMTP:
-        if settings.smtp_security == "tls":
-            server: smtplib.SMTP = smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port, timeout=settings.timeout, context=_context())
-        else:
-            server = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=settings.timeout)
+def _session(
+    kind: str,
+    settings: MailSettings,
+    server: Callable[[], T],
+    ready: Callable[[T], None],
+    close: Callable[[T], object],
+    end: Callable[[T], object],
+) -> Iterator[T]:
+    """A server connection (made by `server`, logged in by `ready`) for the `with` block; MailError naming what failed.
+
+    A connection that fails to get ready is closed with `close`; a ready one is ended with `end` after the block.
+    """
+
+    def connect() -> T:
+        opened = server()
         try:
-            server.ehlo()
-            if settings.smtp_security == "starttls":
-                server.starttls(context=_context())
-                server.ehlo()
-            if password and server.has_extn("auth"):
-                server.login(settings.user, password)
-            elif password and settings.smtp_security != "plain":
-                raise MailAuthError(f"the SMTP server {settings.smtp_host}:{settings.smtp_port} offers no login (AUTH)")
+            ready(opened)
         except BaseException:
             with contextlib.suppress(Exception):
-                server.close()
+                close(opened)
             raise
-        return server
+        return opened
 
-    server = _named("SMTP", settings, connect)
+    opened = _named(kind, settings, connect)
     try:
-        yield server
+        yield opened
     finally:
         with contextlib.suppress(Exception):
-            server.quit()
+            end(opened)
+
+
+def _smtp(settings: MailSettings, password: str) -> contextlib.AbstractContextManager[smtplib.SMTP]:
+    def server() -> smtplib.SMTP:
+        if settings.smtp_security == "tls":
+            return smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port, timeout=settings.timeout, context=_context())
+        return smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=settings.timeout)
+
+    def ready(server: smtplib.SMTP) -> None:
+        server.ehlo()
+        if settings.smtp_security == "starttls":
+            server.starttls(context=_context())
+            server.ehlo()
+        if password and server.has_extn("auth"):
+            server.login(settings.user, password)
+        elif password and settings.smtp_security != "plain":
+            raise MailAuthError(f"the SMTP server {settings.smtp_host}:{settings.smtp_port} offers no login (AUTH)")
+
+    return _session("SMTP", settings, server, ready, smtplib.SMTP.close, smtplib.SMTP.quit)
 
 
 def check_smtp(settings: MailSettings, password: str) -> None:
@@ -198,40 +219,27 @@ def send(settings: MailSettings, password: str, message: EmailMessage) -> None:
         _named("SMTP", settings, lambda: server.send_message(message))
 
 
-@contextlib.contextmanager
-def _imap(settings: MailSettings, password: str) -> Iterator[imaplib.IMAP4]:
-    def connect() -> imaplib.IMAP4:
+def _imap(settings: MailSettings, password: str) -> contextlib.AbstractContextManager[imaplib.IMAP4]:
+    def server() -> imaplib.IMAP4:
         if settings.imap_security == "tls":
-            server: imaplib.IMAP4 = imaplib.IMAP4_SSL(
-                settings.imap_host, settings.imap_port, ssl_context=_context(), timeout=settings.timeout
-            )
-        else:
-            server = imaplib.IMAP4(settings.imap_host, settings.imap_port, timeout=settings.timeout)
-        try:
-            if settings.imap_security == "starttls":
-                if "STARTTLS" not in server.capabilities:
-                    where = f"{settings.imap_host}:{settings.imap_port}"
-                    raise MailTLSError(f"the IMAP server {where} does not offer STARTTLS: choose security tls")
-                server.starttls(ssl_context=_context())
-            try:
-                server.login(settings.user, password)
-            except imaplib.IMAP4.error as e:
-                raise _ImapAuth(str(e)) from e
-            kind, _ = server.select("INBOX")
-            if kind != "OK":
-                raise MailError(f"the IMAP server {settings.imap_host} has no INBOX for {settings.user}")
-        except BaseException:
-            with contextlib.suppress(Exception):
-                server.shutdown()
-            raise
-        return server
+            return imaplib.IMAP4_SSL(settings.imap_host, settings.imap_port, ssl_context=_context(), timeout=settings.timeout)
+        return imaplib.IMAP4(settings.imap_host, settings.imap_port, timeout=settings.timeout)
 
-    server = _named("IMAP", settings, connect)
-    try:
-        yield server
-    finally:
-        with contextlib.suppress(Exception):
-            server.logout()
+    def ready(server: imaplib.IMAP4) -> None:
+        if settings.imap_security == "starttls":
+            if "STARTTLS" not in server.capabilities:
+                where = f"{settings.imap_host}:{settings.imap_port}"
+                raise MailTLSError(f"the IMAP server {where} does not offer STARTTLS: choose security tls")
+            server.starttls(ssl_context=_context())
+        try:
+            server.login(settings.user, password)
+        except imaplib.IMAP4.error as e:
+            raise _ImapAuth(str(e)) from e
+        kind, _ = server.select("INBOX")
+        if kind != "OK":
+            raise MailError(f"the IMAP server {settings.imap_host} has no INBOX for {settings.user}")
+
+    return _session("IMAP", settings, server, ready, imaplib.IMAP4.shutdown, imaplib.IMAP4.logout)
 
 
 def check_imap(settings: MailSettings, password: str) -> None:
