@@ -100,22 +100,36 @@ def on_copy(spite: list[str], args: list[str], with_file: bool = True) -> Callab
     return run
 
 
+def fresh_players(root: Path, spite: list[str]) -> dict[str, Path]:
+    """Spite homes for Alice and Bob under `root`, each with a new identity."""
+    homes = {who: root / who for who in ("alice", "bob")}
+    for who, home in homes.items():
+        timed([*spite, "id", "--name", who.title()], env_for(home))
+    return homes
+
+
+def written(text: str, folder: Path) -> Path | None:
+    """The file a command said it wrote ("Wrote …"), or None."""
+    wrote = re.search(r"^Wrote (.+)$", text, re.MULTILINE)
+    if wrote is None:
+        return None
+    path = Path(wrote.group(1))
+    return path if path.is_absolute() else folder / path.name
+
+
 def deck_proof_match(root: Path, spite: list[str]) -> Path:
     """A fresh match in `root` where Alice is to answer Bob's first deal step, which carries a proof of shuffle of the
     whole deck (104 points, the largest proof a file carries); returns that file."""
-    homes = {who: root / "keys" / who for who in ("alice", "bob")}
-    for who, home in homes.items():
-        timed([*spite, "id", "--name", who.title()], env_for(home))
+    homes = fresh_players(root / "keys", spite)
     saves = root / "saves"
     saves.mkdir()
     invite = saves / "invite.toml"
     timed([*spite, "new", "-o", str(invite)], env_for(homes["alice"]))
     _, text = timed([*spite, "play", "--auto", str(invite)], env_for(homes["bob"]))
-    wrote = re.search(r"^Wrote (.+)$", text, re.MULTILINE)
-    if wrote is None:
+    path = written(text, saves)
+    if path is None:
         raise SystemExit(f"Bob's answer to the invitation wrote no file:\n{text}")
-    path = Path(wrote.group(1))
-    return path if path.is_absolute() else saves / path.name
+    return path
 
 
 def on_proof_copy(spite: list[str], args: list[str], match: Path, file: Path) -> Callable[[], float]:
@@ -260,20 +274,17 @@ def game_sizes(think: float, spite: list[str]) -> dict[str, object]:
     """Bytes of every save of one whole g4a game between two fresh players playing `spite play --auto`."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        homes = {who: root / who for who in ("alice", "bob")}
-        for who, home in homes.items():
-            timed([*spite, "id", "--name", who.title()], env_for(home))
+        homes = fresh_players(root, spite)
         saves = root / "saves"
         saves.mkdir()
         _, text = timed([*spite, "new", "--target", "1", "-o", str(saves / "invite.toml")], env_for(homes["alice"]))
         path, reader, files = saves / "invite.toml", "bob", [saves / "invite.toml"]
         while True:
             _, text = timed([*spite, "play", "--auto", "--think", str(think), str(path)], env_for(homes[reader]))
-            wrote = re.search(r"^Wrote (.+)$", text, re.MULTILINE)
+            wrote = written(text, saves)
             if wrote is None:
                 break
-            path = Path(wrote.group(1))
-            path = path if path.is_absolute() else saves / path.name
+            path = wrote
             files.append(path)
             reader = "alice" if reader == "bob" else "bob"
         sizes = [p.stat().st_size for p in files]
