@@ -10,7 +10,7 @@ from dealing_play import SMALL, make_seats, play
 
 from engine.rules import Ruleset
 from pbm.errors import AuditError, PointError, ProofError, ProtocolError, StaleMessageError
-from pbm.protocol import group
+from pbm.protocol import group, proofs
 from pbm.protocol.dealing import Party
 from pbm.protocol.group import Point, Scalar
 from pbm.protocol.seat import Seat
@@ -182,6 +182,29 @@ class PoolSubstituter(_Quiet):
         return super()._lock_pool(game, [swap, *cards[1:]], k, pub, ctx)
 
 
+class PoolPoisoner(_Quiet):
+    """Locks a blinded copy of a stock point in place of a pool's first public card, proving the list it really locked:
+    the other player would lay its stock key on that point at the merge (a decryption oracle, were it accepted)."""
+
+    def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
+        stock = self.game.stock  # type: ignore[union-attr]
+        if not stock:
+            return super()._lock_pool(game, cards, k, pub, ctx)
+        encodings = [group.card_point(self.match, game, c) for c in cards]
+        encodings[0] = group.mul(group.random_scalar(self.rng), stock[-1])
+        locked = group.layer(k, encodings)
+        self.cheated = True
+        return locked, proofs.prove_batch(ctx, k, pub, encodings, locked, self.rng)
+
+
+class PoolReorderer(_Quiet):
+    """Locks a completed center stack's cards in another order than the stack's, proving the order it used."""
+
+    def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
+        self.cheated = True
+        return super()._lock_pool(game, cards[::-1], k, pub, ctx)
+
+
 class MergeDuplicator(_Quiet):
     """When merging, copies the card it just reserved for the other player into the stock, dropping a stock card."""
 
@@ -198,7 +221,15 @@ class MergeDuplicator(_Quiet):
         return draw
 
 
-@pytest.mark.parametrize(("cheat", "named"), [(PoolSubstituter, "recycling pool 1"), (MergeDuplicator, "the merged stock")])
+@pytest.mark.parametrize(
+    ("cheat", "named"),
+    [
+        (PoolSubstituter, "recycling pool 1"),
+        (PoolPoisoner, "recycling pool 1"),
+        (PoolReorderer, "recycling pool 1"),
+        (MergeDuplicator, "the merged stock"),
+    ],
+)
 def test_a_dishonest_shuffle_or_pool_lock_is_refused_by_the_honest_player_on_receipt(cheat: type[_Quiet], named: str) -> None:
     caught = 0
     for seed in range(12):
