@@ -244,6 +244,36 @@ def test_a_dishonest_shuffle_or_pool_lock_is_refused_by_the_honest_player_on_rec
     assert caught >= 2
 
 
+class PoolOtherKey(_Quiet):
+    """Locks a completed center stack under a key of its own making, not its stock key, with a proof that holds for that key."""
+
+    def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
+        other = group.random_scalar(self.rng)
+        self.other_key = group.base(other)
+        return super()._lock_pool(game, cards, other, self.other_key, ctx)
+
+    def _make_end(self, turn: int, completed: tuple, count: int) -> Any:
+        draw = super()._make_end(turn, completed, count)
+        for pool in self.outbox["end"].get("pools", []):  # the message names the key the pool is really under
+            pool["key"] = group.b64(self.other_key)
+            self.cheated = True
+        return draw
+
+
+def test_a_pool_locked_under_another_key_than_the_stock_key_is_refused() -> None:
+    caught = 0
+    for seed in range(12):
+        seats = make_seats(SMALL, seed, classes=(PoolOtherKey, Party))
+        try:
+            play(seats, seed=seed, stop_after_deal=2, check=False)
+        except ProtocolError as e:
+            assert seats[0].party.cheated and "recycling pool 1 is not under player 1's stock key" in str(e), e
+            caught += 1
+        else:
+            assert not seats[0].party.cheated, f"seed {seed}: a cheat went unnoticed"
+    assert caught >= 2
+
+
 def _finished_game(seed: int) -> tuple[Any, list[list[Scalar]], Any]:
     """A record of a finished game just before its audit, and both players' keys."""
     grabbed: list[Any] = []
