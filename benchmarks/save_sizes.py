@@ -12,7 +12,11 @@ share that fit one chat message (of all files, of the files with moves, of the o
 files with moves and no proof of shuffle), their median and largest length, the most parts,
 and the files too big for a code (over 4 parts: sent as files); and one JSON line:
 
-    python benchmarks/save_sizes.py [--games 20] [--bots expert,expert] [--think 0.01] [--seed 0]
+    python benchmarks/save_sizes.py [--games 20] [--bots expert,expert] [--think 0.01] [--seed 0] [--target 1]
+
+With --target N each of the --games runs is a whole match to N points, whose games follow one
+another: the files between two games (a game's last turn with its keys and the next deal) are
+among the largest. The hard limit on a file (pbm.saves.MAX_BYTES) is printed beside the figures.
 
 Random bots make the longest games (hundreds of turns): `--bots random,greedy`.
 """
@@ -102,8 +106,9 @@ def share(rows: list[tuple[str, int, int, int]], kinds: tuple[str, ...]) -> tupl
     return len(chosen), sum(r[1] == 1 for r in chosen) / max(1, len(chosen))
 
 
-def one_game(root: Path, bots: tuple[str, str], think: float, seed: int) -> tuple[int, list[tuple[int, Path]]]:
-    """Play one game to its end and back (keys returned); the game's turns and every file with its size."""
+def one_game(root: Path, bots: tuple[str, str], think: float, seed: int, target: int = 1) -> tuple[int, list[tuple[int, Path]]]:
+    """Play one match to `target` points (one game at 1) to its end and back (keys returned); its longest game's turns
+    and every file with its size."""
     players = []
     for who in ("alice", "bob"):
         home = root / who
@@ -111,7 +116,7 @@ def one_game(root: Path, bots: tuple[str, str], think: float, seed: int) -> tupl
         players.append((load_or_create(home, name=who.title()), Journal.open(home)))
     mail = root / "mail"
     mail.mkdir()
-    save, path = new_match(players[0][0], players[0][1], replace_rules(G4A, None, 1), "Bob", out=mail / "invitation.toml")
+    save, path = new_match(players[0][0], players[0][1], replace_rules(G4A, None, target), "Bob", out=mail / "invitation.toml")
     files = [(path.stat().st_size, path)]
     thinkers = [make_bot(bots[p], seed * 2 + p, think=think) for p in (0, 1)]
     reader, turns = 1, 0
@@ -137,6 +142,7 @@ def main() -> None:
     parser.add_argument("--bots", default="expert,expert", help="the two bots, e.g. expert,expert or random,greedy")
     parser.add_argument("--think", type=float, default=0.01, help="seconds a searching bot may think per plan")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--target", type=int, default=1, help="points each match is played to: 1 plays one game a match")
     args = parser.parse_args()
     bots = tuple(args.bots.split(","))
     assert len(bots) == 2, "--bots takes two bot names"
@@ -145,7 +151,7 @@ def main() -> None:
     kinds: dict[bool, list[int]] = {False: [], True: []}
     for g in range(args.games):
         with tempfile.TemporaryDirectory() as tmp:
-            turns, files = one_game(Path(tmp), bots, args.think, args.seed + g)  # type: ignore[arg-type]
+            turns, files = one_game(Path(tmp), bots, args.think, args.seed + g, args.target)  # type: ignore[arg-type]
             size, path = max(files)
             games.append((turns, len(files), size))
             every += [s for s, _ in files]
@@ -155,7 +161,8 @@ def main() -> None:
             sideless += sum(left_out_a_side(p) for _, p in files)
             if size > biggest[0]:
                 biggest = (size, parts(path))
-        print(f"game {g + 1}: {turns} turns, {len(files)} files, largest {size:,} B", flush=True)
+        what = "game" if args.target == 1 else f"match to {args.target}"
+        print(f"{what} {g + 1}: {turns} turns (longest game), {len(files)} files, largest {size:,} B", flush=True)
     every.sort()
     result = {
         "games": args.games,

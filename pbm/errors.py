@@ -53,7 +53,7 @@ class UnsupportedFormatError(SaveFormatError):
 
 
 class TooLargeError(SaveFormatError):
-    """A save file over the 32 KiB limit."""
+    """A save file over the size limit (pbm.saves.MAX_BYTES)."""
 
 
 class CodeError(SaveFormatError):

@@ -71,7 +71,7 @@ class Opened:
 
     @property
     def carries_mine(self) -> bool:
-        """Whether the file carries this player's side (a file that would not fit in 32 KiB with it leaves it out)."""
+        """Whether the file carries this player's side (a file that would not fit the size limit with it leaves it out)."""
         return self.sides[self.me] is not None
 
     @property
@@ -486,19 +486,21 @@ def _holds(path: Path, data: bytes) -> bool:
 def _signed(draft: SaveFile, seat: Seat, identity: Identity, their_side: Side | None) -> tuple[SaveFile, bytes, Side]:
     """`draft` completed with the writer's sealed secrets and both sides' carry, signed, and as TOML; and the writer's side.
 
-    Should the file not fit in 32 KiB, it goes without the other player's side: their journal has it.
+    Should the file not fit the size limit (saves.MAX_BYTES), it goes without the other player's side: their journal has it.
     """
     me = seat.party.me
     side = _side(seat, draft)
     secrets = {**draft.secrets, me: _sealed(seat, side, identity, draft)}
-    for theirs in (their_side, None) if their_side is not None else (None,):
-        sides: Sides = (side, theirs) if me == 0 else (theirs, side)
+    # both sides; else without theirs; else, in a game of thousands of turns, without either: both journals have them
+    tries: list[tuple[Side | None, Side | None]] = [(side, their_side), (side, None), (None, None)]
+    for mine, theirs in tries if their_side is not None else tries[1:]:
+        sides: Sides = (mine, theirs) if me == 0 else (theirs, mine)
         protocol = {**draft.protocol, "carry": carry.pack_sides(sides, draft)}
         signed = saves.sign(dataclasses.replace(draft, secrets=secrets, protocol=protocol), identity)
         try:
             return signed, saves.to_toml(signed), side
         except TooLargeError:
-            if theirs is None:
+            if mine is None:
                 raise
     raise AssertionError("unreachable")
 

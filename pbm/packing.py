@@ -1,6 +1,6 @@
 """Plain data packed into one line of text for a save: JSON, deflated (zlib), unpadded base64url.
 
-Only for what would otherwise not fit the 32 KiB of a save: a game's turns, and the sides of the match;
+Only for what would otherwise take most of a save: a game's turns, and the sides of the match;
 and, deflated only, for a turn code (pbm/transport/code.py).
 """
 
@@ -13,7 +13,7 @@ import re
 import zlib
 from typing import Any
 
-MAX_UNPACKED = 256 * 1024  # what a save's packed fields may unpack to: far above any real game, far below harm
+MAX_UNPACKED = 4 * 1024 * 1024  # what a packed field may unpack to: 16 times a save's limit (honest data packs 3-5 times)
 _LEVEL = 9
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 

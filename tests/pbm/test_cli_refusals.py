@@ -210,9 +210,9 @@ def test_a_file_over_the_size_limit_is_refused(table: Table) -> None:
     data = table.latest.read_bytes()
     path = table.folder / "big.toml"
     tail = data.index(b"# end of spite save")  # what follows the save's last line is not the save's (a mail's footer)
-    path.write_bytes(data[:tail] + b"# padding\n" * ((33 * 1024 - len(data)) // 10 + 1) + data[tail:])
-    assert path.stat().st_size > 33 * 1024
-    refused_by_play_and_verify(table.bob, path, "32 KiB")
+    path.write_bytes(data[:tail] + b"# padding\n" * ((saves.MAX_BYTES + 1024 - len(data)) // 10 + 1) + data[tail:])
+    assert path.stat().st_size > saves.MAX_BYTES + 1024
+    refused_by_play_and_verify(table.bob, path, f"{saves.MAX_BYTES // 1024} KiB")
     path.write_bytes(data + b"# a footer\n" * ((code.MAX_INPUT + 1024) // 11))
     refused_by_play_and_verify(table.bob, path, f"{code.MAX_INPUT // 1024} KiB")
 
