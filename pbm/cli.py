@@ -366,29 +366,75 @@ def _save_of(received: SaveFile | TurnCode, identity: Identity, journal: Journal
     return completed(received, identity, journal) if isinstance(received, TurnCode) else received
 
 
-def _open(identity: Identity, journal: Journal, save: SaveFile, where: Path, durable: bool, earlier: bool = False) -> Opened:
+def _open(
+    identity: Identity, journal: Journal, save: SaveFile, where: Path, durable: bool, earlier: bool = False, newest: bool = False
+) -> Opened:
     """The save given (read from `where`, or completed from a turn code), verified and taken in for this player, and
     recorded as received (`durable`: synced to disk, for a file about to be answered); `earlier` also opens a file of the
-    match already seen, to look at."""
+    match already seen, to look at. A file of a match this machine has no record of is recorded only to be answered,
+    once the player says it is the newest of the match (`newest`, or at the question): see :func:`_confirm_newest`."""
     try:
         opened = open_received(save, where, identity, journal, earlier)
     except SpiteError as e:
         _explain_answered(save, identity, journal, e)
         raise
+    if opened.resumed and not opened.mine:
+        if not durable:  # shown or verified only: recording it would tie this machine to a file that may be an old one
+            return _warn_resumed(opened, "It is not recorded here: 'spite play' asks whether it is the newest file of the match.")
+        _confirm_newest(opened, newest)
     if not opened.mine and opened.check.status is not Status.EARLIER:
         # received: from now on a second, different version of it is a fork, whichever command saw it first
         journal.record(opened.save, opened.file, durable=durable)
     if not opened.resumed and not opened.carries_mine and opened.save.seq > 1 and not opened.save.partial:
         err.print(
             "Note: this file does not carry your side of the match (it answers a turn code, or would not have fitted in "
-            "32 KiB); your journal has it, so answer this file on this machine."
+            "a save); your journal has it, so answer this file on this machine."
         )
     if opened.resumed:
-        err.print(
-            f"Warning: this machine has no record of your side of match {opened.save.match[:8]}; going on from what the file "
-            "carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust."
-        )
+        _warn_resumed(opened)
     return opened
+
+
+def _warn_resumed(opened: Opened, more: str = "") -> Opened:
+    """Say that this machine has no record of the player's side of the match: the file's own chain is taken on trust."""
+    err.print(
+        f"Warning: this machine has no record of your side of match {opened.save.match[:8]}; going on from what the file "
+        f"carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust. {more}".rstrip(),
+        markup=False,
+    )
+    return opened
+
+
+NewestOption = Annotated[
+    bool,
+    typer.Option(
+        "--newest",
+        help="On a machine with no record of the match (a new spite home): answer FILE as the newest file of the match without asking.",
+    ),
+]
+
+
+def _confirm_newest(opened: Opened, newest: bool) -> None:
+    """A file of a match this machine has no record of is answered only once the player says it is the newest of the match.
+
+    Nothing here can tell an old file from the newest one (G4 rests on the journal): answered on a new machine, an old
+    file would let the opponent take back every turn since, and see the draws of the turns they play again.
+    """
+    save = opened.save
+    other = opened.names[save.signer]
+    why = (
+        f"This machine has no record of match {save.match[:8]}: spite cannot tell whether this file ({other}'s game "
+        f"{save.game}, turn {save.turn}) is the newest of the match, and answering an older one would let {other} take back "
+        "the turns since."
+    )
+    if newest:
+        return
+    if not _interactive_terminal():
+        raise SpiteError(f"{why} Nothing was written; if it is the newest file {other} sent you, play it again with --newest")
+    err.print(why, markup=False, soft_wrap=True)
+    if not typer.confirm(f"Is it the newest file {other} sent you in this match (your last turn was the one before it)?", default=False):
+        out.print("Nothing written. Play the newest file of the match, or go on where your spite home with this match is.")
+        raise typer.Exit(1)
 
 
 def _seen(file: Path | None, paste: bool) -> Opened:
@@ -526,6 +572,7 @@ def play(
     yes: YesOption = False,
     copy: Annotated[bool, typer.Option("--copy", help="Put your answer's turn code on the clipboard, to paste into a chat.")] = False,
     send: Annotated[bool, typer.Option("--send", help="Mail your answer to your opponent at once (spite mail setup).")] = False,
+    newest: NewestOption = False,
 ) -> None:
     """Verify what your opponent sent (a file or a turn code), play your turn, and write the answer to send back."""
     if auto and moves is not None:
@@ -541,7 +588,7 @@ def play(
         if answered is not None:
             _answered_again(received, answered, send)
             return
-        opened = _open(identity, journal, received, where, durable=True)
+        opened = _open(identity, journal, received, where, durable=True, newest=newest)
         _announce_keys(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
@@ -810,7 +857,7 @@ def verify(file: FileArg = None, paste: PasteOpt = False) -> None:
         out.print(f"format:    a turn code of {save.format} version {save.version}: the signed turn, completed from your journal")
         out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint}), of the turn")
     else:
-        out.print(f"format:    {save.format} version {save.version}, within 32 KiB")
+        out.print(f"format:    {save.format} version {save.version}, within {saves.MAX_BYTES // 1024} KiB")
         out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint})")
     where = f"game {save.game}, turn {save.turn} of match {save.match[:8]} (file {save.seq} of the chain)"
     latest = opened.check.latest
@@ -818,6 +865,11 @@ def verify(file: FileArg = None, paste: PasteOpt = False) -> None:
         out.print(f"chain:     an earlier file: {where}; the match has moved on to game {latest.game}, turn {latest.turn}")
     else:
         out.print(f"chain:     {opened.check.status.value}: {where}")
+    if opened.resumed and not opened.mine:
+        out.print(
+            "not here:  this machine has no record of the match, so the files before this one (their chain is taken on "
+            "trust) and whether this is the newest file of the match are not checked ('spite play' asks)"
+        )
     if save.partial:
         out.print("your side: in your journal (a turn code does not carry it)")
     elif opened.resumed:
@@ -1413,6 +1465,12 @@ def print_standings(rows: "list[Standing]") -> None:
     if waiting:
         out.print(f"Your move: spite play {plain(waiting[0].file)}   (or spite inbox --play)", soft_wrap=True, markup=False)
     for r in rows:
+        if r.joined > 1:
+            out.print(
+                f"Match {r.match[:8]} was taken up on this machine at file {r.joined}: the files before it were not checked here.",
+                markup=False,
+            )
+    for r in rows:
         if r.next == "them" and r.address:
             out.print(
                 f"Waiting for {plain(r.opponent)} in {r.match[:8]}: if your file was lost, spite resend {r.match[:8]}", markup=False
@@ -1433,6 +1491,7 @@ def _standing_json(r: "Standing") -> dict[str, Any]:
         "file": r.file,
         "address": r.address or None,
         "new": r.new,
+        "joined": r.joined,
     }
 
 

@@ -135,6 +135,7 @@ class Standing:
     file: str  # the file to play when it is this player's move, else the last file
     address: str
     new: bool = False  # it came in by mail and waits to be played
+    joined: int = 1  # the first file of the match this machine recorded: above 1, the files before it were not checked here
 
 
 def standings(identity: Identity, journal: Journal) -> list[Standing]:
@@ -161,5 +162,6 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         latest = info.latest
         nxt = "over" if info.over else "you" if info.waiting_for == me else "them"
         score = (info.score[me], info.score[1 - me])
-        rows.append(Standing(info.match, them.name, score, nxt, latest.seen_at, latest.path, journal.address(info.match) or ""))
+        address = journal.address(info.match) or ""
+        rows.append(Standing(info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first))
     return rows

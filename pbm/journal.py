@@ -133,6 +133,7 @@ class MatchInfo:
     players: tuple[Player, Player]
     target: int
     latest: SaveRecord
+    first: int = 1  # the seq of the first save of the match recorded here: above 1 on a machine that took it up mid-way
 
     @property
     def score(self) -> tuple[int, int]:
@@ -252,10 +253,13 @@ class Journal:
     def matches(self) -> list[MatchInfo]:
         """Every match seen, the most recently active first."""
         infos = []
-        for match, name0, key0, name1, key1, target in self._db.execute("SELECT match, name0, key0, name1, key1, target FROM matches"):
+        rows = self._db.execute(
+            "SELECT m.match, name0, key0, name1, key1, target, MIN(s.seq) FROM matches m JOIN saves s ON s.match = m.match GROUP BY m.match"
+        )
+        for match, name0, key0, name1, key1, target, first in rows.fetchall():
             latest = self.latest(match)
             if latest is not None:
-                infos.append(MatchInfo(match, (Player(name0, key0), Player(name1, key1)), target, latest))
+                infos.append(MatchInfo(match, (Player(name0, key0), Player(name1, key1)), target, latest, first))
         return sorted(infos, key=lambda m: (m.latest.seen_at, m.latest.seq), reverse=True)
 
     def check(self, save: SaveFile) -> Check:

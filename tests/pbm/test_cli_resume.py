@@ -45,9 +45,10 @@ class Mail:
 
 
 def _answer_from(player: Player, path: Path) -> tuple[Path, str]:
-    """`player` answers `path` with --auto; returns the new file and what the command said on stderr."""
+    """`player` answers `path` with --auto, saying it is the newest file of the match (a new machine asks);
+    returns the new file and what the command said on stderr."""
     before = files(path.parent)
-    run = player.ok("play", path, "--auto", "--think", "0.02")
+    run = player.ok("play", path, "--auto", "--think", "0.02", "--newest")
     written = new_file(before, path.parent)
     assert written is not None, run
     return written, " ".join(run.stderr.split())
@@ -121,13 +122,13 @@ def test_a_whole_match_where_every_file_is_answered_on_a_new_machine(mail: Mail)
         player = players[1 - save.signer]
         before = files(mail.folder)
         if carry.unpack_sides(save)[1 - save.signer] is None:
-            # a file that would not have fitted in 32 KiB with the receiver's side leaves it out (docs/save-format.md): it is
+            # a file that would not have fitted a save with the receiver's side leaves it out (docs/save-format.md): it is
             # answered where the receiver wrote their last file, as spite says; rare (a game's end, its keys and the next deal)
             run = last_machine[player.name].ok("play", path, "--auto", "--think", "0.02")
             assert "does not carry your side of the match" in " ".join(run.stderr.split()), run
         else:
             last_machine[player.name] = fresh = mail.elsewhere(player, f"{player.name.lower()}-{n}")
-            run = fresh.ok("play", path, "--auto", "--think", "0.02")
+            run = fresh.ok("play", path, "--auto", "--think", "0.02", "--newest")
             assert WARNING in " ".join(run.stderr.split()), run
         written = new_file(before, mail.folder)
         if written is None:
@@ -138,6 +139,28 @@ def test_a_whole_match_where_every_file_is_answered_on_a_new_machine(mail: Mail)
     view = mail.elsewhere(mail.alice, "alice-last").show(path)
     assert view["match_over"] and max(view["scores"].values()) >= 7, view
     assert sections == {"deal", "turn", "secrets"}, sections  # a new deal and keys returned after a game were among them
+
+
+def test_a_new_machine_answers_only_the_file_its_player_says_is_the_newest(mail: Mail) -> None:
+    """The rewind: Alice plays a turn, sees Bob's answer (and the draw it reserves for her), then plays that turn again
+    from Bob's earlier file and gives the new version to Bob on a machine with no record of the match."""
+    bobs_earlier = mail.chain[-2]
+    answer(mail.bob, mail.chain[-1])  # Bob answers Alice's turn at home: Alice now sees her next draw
+    alice_again = mail.elsewhere(mail.alice, "alice-rewinds")  # Alice's own spite, as she went back to before her turn
+    replayed, _ = _answer_from(alice_again, bobs_earlier)
+    laptop = mail.elsewhere(mail.bob, "bob-laptop")
+    for command in (("show", replayed), ("verify", replayed)):  # looked at: shown, and nothing recorded here
+        run = laptop.ok(*command)
+        assert WARNING in " ".join(run.stderr.split()), run
+    assert "not here:" in laptop.ok("verify", replayed).stdout
+    line = refused(laptop, replayed)
+    assert "cannot tell whether this file" in line and "take back" in line and "--newest" in line
+    assert "No matches yet" in laptop.ok("games").stdout  # nothing recorded: the newest file can still be answered here
+    written, said = _answer_from(laptop, replayed)  # Bob says it is the newest: the match goes on from it
+    assert WARNING in said
+    games = laptop.ok("games").stdout
+    assert "taken up on this machine at file" in " ".join(games.split())
+    answer(alice_again, written)  # and Alice's answer to it: the new journal holds the chain from here as usual
 
 
 def test_ones_own_file_opens_on_a_new_machine(mail: Mail) -> None:
