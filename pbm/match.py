@@ -533,9 +533,12 @@ def new_match(
     path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
     if path.exists():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
+    kept = _kept_text(side, signed.secrets[0], signed.history)
+    journal.record_own(signed, data, path, kept, unwritten=True)  # first: a full or read-only home is refused, left as it was
+    fault_point("invitation-recorded")
     with match_lock(journal.home, match_hex):  # :func:`settle_invitations` leaves it alone until it is written
-        journal.record_own(signed, data, path, _kept_text(side, signed.secrets[0], signed.history), unwritten=True)
-        fault_point("invitation-recorded")
+        if not journal.knows(match_hex):  # a settle_invitations took it for a killed spite's in the instant before the lock
+            journal.record_own(signed, data, path, kept, unwritten=True)
         try:
             path = _put(journal, signed, data, path, "nothing was kept: the match was not started")
         except SpiteError:
