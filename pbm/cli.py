@@ -28,6 +28,7 @@ from pbm.match import (
     DEFAULT_OPPONENT,
     Answered,
     Opened,
+    Settled,
     completed,
     last_file_between,
     new_match,
@@ -35,6 +36,7 @@ from pbm.match import (
     open_save,
     recorded_answer,
     replace_rules,
+    settle_invitations,
     write_next,
 )
 from pbm.saves import SaveFile
@@ -307,6 +309,7 @@ def new(
     rules = replace_rules(G4A, payoff, target)
     who = opponent or DEFAULT_OPPONENT
     with Journal.open(home) as journal:
+        _say_settled(settle_invitations(journal))
         save, path = new_match(identity, journal, rules, who, opponent_key, out=output)
     me, them = plain(identity.name), plain(opponent or "your opponent")
     out.print(f"Match {save.match[:8]} started: {me} against {them}, first to {rules.target_score}.")
@@ -317,6 +320,16 @@ def new(
         _how_to_send(save, path, them, copy)
     out.print(f"They answer it with: spite play {plain(path.name)}, or spite play --paste (a code they copied).", soft_wrap=True)
     out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.")
+
+
+def _say_settled(settled: list[Settled]) -> None:
+    """Say what became of each invitation a stopped `spite new` left recorded but unwritten (settle_invitations)."""
+    for one in settled:
+        if one.kept:
+            line = f"Match {one.match[:8]}: its invitation was written to {plain(str(one.path))} just before spite was stopped."
+        else:
+            line = f"Forgot match {one.match[:8]}: spite was stopped before its invitation was written, so nobody can have it."
+        out.print(line, soft_wrap=True)
 
 
 # --- what the player received: a file, standard input or the clipboard; a save or a turn code ---
@@ -926,6 +939,7 @@ def games() -> None:
     home = spite_home()
     identity = _identity(home)
     with Journal.open(home) as journal:
+        _say_settled(settle_invitations(journal))
         rows = standings(identity, journal)
     print_standings(rows)
 
@@ -974,6 +988,7 @@ def practice(
     computer = load_or_create(bot_home, name="Computer")
     files = ensure_private_dir(bot_home / "saves")
     with Journal.open(home) as journal, Journal.open(bot_home) as bot_journal:
+        _say_settled(settle_invitations(journal))
         path = last_file_between(journal, bot_journal, identity, computer) if resume else None
         if resume and path is None:
             raise SpiteError("there is no unfinished practice match to resume: start one with 'spite practice'")

@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from pbm.errors import BusyError, HomeError
+from pbm.errors import BusyError, HomeError, SaveFormatError
 
 HOME_ENV = "SPITE_HOME"
 JOURNAL_FILE = "journal.sqlite"  # pbm/journal.py; named here so that a home with a journal is known without opening it
@@ -67,9 +67,23 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
 
 
 def read_head(path: Path, most: int) -> bytes:
-    """The first `most` bytes of the file at `path` (all of it if shorter), never more, however big or endless it is."""
+    """The first `most` bytes of the file at `path` (all of it if shorter), never more, however big or endless it is.
+
+    A temp file of :func:`write_new` is refused (SaveFormatError): it is a write not finished, never a file to use.
+    """
+    if is_temp(path):
+        raise SaveFormatError(
+            f"{path} is an unfinished write of spite (a temp file left when spite was stopped), not a save: "
+            "use the real file spite wrote, never a .spite-….tmp file"
+        )
     with open(path, "rb") as f:
         return f.read(most)
+
+
+def is_temp(path: Path) -> bool:
+    """Whether `path` is named as the temp files :func:`write_new` writes (``.spite-….tmp``, in any case)."""
+    name = Path(path).name.casefold()
+    return name.startswith(_TEMP) and name.endswith(".tmp")
 
 
 def write_new(path: Path, data: bytes, tag: str) -> None:
@@ -96,6 +110,7 @@ def write_new(path: Path, data: bytes, tag: str) -> None:
             if path.exists():
                 raise FileExistsError(errno.EEXIST, "File exists", str(path)) from e
             os.rename(tmp, path)
+        fault_point("file-linked")
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

@@ -23,7 +23,8 @@ from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 
-SCHEMA_VERSION = 3  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes
+SCHEMA_VERSION = 4  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
+# 4 `unwritten` (invitations recorded whose file is not known to be on disk yet)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -49,6 +50,9 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS written (
     hash TEXT PRIMARY KEY REFERENCES saves(hash),
     data BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS unwritten (
+    hash TEXT PRIMARY KEY REFERENCES saves(hash)
 );
 CREATE TABLE IF NOT EXISTS addresses (
     match TEXT PRIMARY KEY,
@@ -327,23 +331,35 @@ class Journal:
         with self._writing(durable):
             return self._record(save, path)
 
-    def record_own(self, save: SaveFile, data: bytes, path: Path, seat: str) -> Check:
+    def record_own(self, save: SaveFile, data: bytes, path: Path, seat: str, unwritten: bool = False) -> Check:
         """Record a save this player is about to write, with the bytes it is written as and their side after it (:meth:`keep_seat`).
 
         One transaction: afterwards the save is this player's file for that turn, and :meth:`written` gives it back.
+        With `unwritten` it is also listed by :meth:`unwritten` until :meth:`moved` says its file is on disk.
         """
         with self._writing():
             result = self._record(save, path)
             self._db.execute("INSERT OR REPLACE INTO written VALUES (?, ?)", (save.hash, data))
             self._db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", (save.match, save.seq, seat))
+            if unwritten:
+                self._db.execute("INSERT OR IGNORE INTO unwritten VALUES (?)", (save.hash,))
         return result
+
+    def unwritten(self) -> list[SaveRecord]:
+        """The saves recorded by :meth:`record_own` with `unwritten` whose file no :meth:`moved` has said is on disk."""
+        rows = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE hash IN (SELECT hash FROM unwritten)").fetchall()
+        return [_record(row) for row in rows]
 
     def forget(self, save: SaveFile) -> None:
         """Undo :meth:`record_own` of a match's first save whose file could not be written: nobody has seen it."""
         if save.seq != 1:
             raise JournalError("only an unsent invitation may be forgotten")
         with self._writing():
-            for table in ("written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)", "saves WHERE match = ?"):
+            for table in (
+                "unwritten WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
+                "written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
+                "saves WHERE match = ?",
+            ):
                 self._db.execute(f"DELETE FROM {table}", (save.match,))
             self._db.execute("DELETE FROM seats WHERE match = ?", (save.match,))
             self._db.execute("DELETE FROM matches WHERE match = ?", (save.match,))
@@ -384,9 +400,10 @@ class Journal:
         return bytes(row[0]) if row else None
 
     def moved(self, digest: str, path: Path) -> None:
-        """Note that the file of save `digest` now lies at `path`."""
+        """Note that the file of save `digest` now lies at `path` (so it is written: no longer :meth:`unwritten`)."""
         with self._writing():
             self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (str(Path(path).resolve()), digest))
+            self._db.execute("DELETE FROM unwritten WHERE hash = ?", (digest,))
 
     # --- mail (spite send, inbox, resend) ---
 

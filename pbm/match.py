@@ -25,6 +25,7 @@ from engine.state import GameState, PlayerView
 from pbm import carry, saves
 from pbm.carry import Side, Sides, side_digest
 from pbm.errors import (
+    BusyError,
     CarryError,
     NoRecordError,
     NotAPlayerError,
@@ -35,7 +36,7 @@ from pbm.errors import (
     TooLargeError,
     WriteError,
 )
-from pbm.home import fault_point, read_head, remove_stale, write_new
+from pbm.home import fault_point, match_lock, read_head, remove_stale, write_new
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status
 from pbm.protocol.dealing import Party
@@ -534,13 +535,54 @@ def new_match(
     path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
     if path.exists():
         raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
-    journal.record_own(signed, data, path, _kept_text(side, signed.secrets[0], signed.history))
+    kept = _kept_text(side, signed.secrets[0], signed.history)
+    journal.record_own(signed, data, path, kept, unwritten=True)  # first: a full or read-only home is refused, left as it was
     fault_point("invitation-recorded")
-    try:
-        return signed, _put(journal, signed, data, path, "nothing was kept: the match was not started")
-    except SpiteError:
-        journal.forget(signed)  # nobody can have seen an invitation that was never written
-        raise
+    with match_lock(journal.home, match_hex):  # :func:`settle_invitations` leaves it alone until it is written
+        if not journal.knows(match_hex):  # a settle_invitations took it for a killed spite's in the instant before the lock
+            journal.record_own(signed, data, path, kept, unwritten=True)
+        try:
+            path = _put(journal, signed, data, path, "nothing was kept: the match was not started")
+        except SpiteError:
+            journal.forget(signed)  # nobody can have seen an invitation that was never written
+            raise
+        fault_point("invitation-written")
+        journal.moved(signed.hash, path)  # on disk: from here on the match stands, whatever becomes of the file
+    return signed, path
+
+
+@dataclass(frozen=True)
+class Settled:
+    """An invitation a stopped `spite new` recorded but never said it wrote: kept (its file is on disk) or forgotten."""
+
+    match: str
+    path: Path
+    kept: bool
+
+
+def settle_invitations(journal: Journal) -> list[Settled]:
+    """Settle the invitations a killed `spite new` left recorded but not known to be written, and remove its temp files.
+
+    One whose file holds the recorded bytes (or that was answered) stands; one never written is forgotten: nobody can
+    have it. An invitation another spite is writing right now is left to it.
+    """
+    settled = []
+    for record in journal.unwritten():
+        try:
+            with match_lock(journal.home, record.match):
+                if record.hash not in {r.hash for r in journal.unwritten()}:
+                    continue  # the spite that was writing it has finished meanwhile
+                path, data, latest = Path(record.path), journal.written(record.hash), journal.latest(record.match)
+                remove_stale(path.parent, record.match)
+                if data is not None and latest is not None and latest.hash == record.hash and not _holds(path, data):
+                    journal.forget(saves.parse(data))
+                    settled.append(Settled(record.match, path, kept=False))
+                else:
+                    journal.moved(record.hash, path)
+                    settled.append(Settled(record.match, path, kept=True))
+        except BusyError:
+            continue  # being written right now
+    return settled
 
 
 def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Ruleset:

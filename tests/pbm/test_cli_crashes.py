@@ -15,6 +15,7 @@ import pytest
 from cli_helpers import MODULE, THINK, Mail, Player, answer, files, new_file, process_env, spite_process
 
 from pbm import saves
+from pbm.home import match_lock
 from pbm.journal import Journal
 
 KILLED = -signal.SIGKILL
@@ -139,15 +140,73 @@ def test_an_answer_removed_from_the_disk_is_written_again_not_made_anew(mail: Ma
     the_match_goes_on(mail, reply)
 
 
-def test_killed_while_inviting_leaves_no_invitation_the_journal_does_not_know(mail: Mail) -> None:
-    invitation = mail.folder / "second-invitation.toml"
-    killed = spite_process(mail.alice.home, "new", "-o", invitation, SPITE_FAULT="invitation-recorded")
+# every fault point of `spite new`, and whether the invitation was on disk when the kill fell there
+NEW_FAULTS = [("invitation-recorded", False), ("temp-written", False), ("file-linked", True), ("invitation-written", True)]
+
+
+def match_ids(player: Player) -> set[str]:
+    """The matches `player`'s journal knows."""
+    with Journal.open(player.home) as journal:
+        return {info.match for info in journal.matches()}
+
+
+def killed_invitation(mail: Mail, fault: str, invitation: Path) -> str:
+    """Alice's `spite new -o invitation` killed at `fault`; returns the id of the match it recorded."""
+    before = match_ids(mail.alice)
+    killed = spite_process(mail.alice.home, "new", "-o", invitation, SPITE_FAULT=fault)
     assert killed.returncode == KILLED, killed
-    assert not invitation.exists() and not mail.temps()
-    mail.alice.ok("new", "-o", invitation)  # a new invitation, recorded before it was written
+    [match] = match_ids(mail.alice) - before
+    return match
+
+
+@pytest.mark.parametrize("retry", ["new", "games"])
+@pytest.mark.parametrize(("fault", "on_disk"), NEW_FAULTS)
+def test_killed_while_inviting_the_next_command_keeps_a_written_invitation_and_forgets_an_unwritten_one(
+    mail: Mail, fault: str, on_disk: bool, retry: str
+) -> None:
+    invitation = mail.folder / "second-invitation.toml"
+    match = killed_invitation(mail, fault, invitation)
+    assert invitation.exists() == on_disk
+    args = ("new", "-o", mail.folder / "third-invitation.toml") if retry == "new" else ("games",)
+    run = spite_process(mail.alice.home, *args)
+    assert run.returncode == 0, run
+    said = " ".join(run.stdout.split())
+    assert not mail.temps(), "the temp file of the killed spite was not removed"
+    games = mail.alice.ok("games").stdout
+    assert "its invitation was written" not in games and "Forgot match" not in games  # settled once, and said once
+    if not on_disk:
+        assert f"Forgot match {match[:8]}" in said and "nobody can have it" in said, run
+        assert match not in match_ids(mail.alice) and match[:8] not in games  # no match waiting for Bob forever
+        assert not invitation.exists()
+        return
+    assert f"Match {match[:8]}: its invitation was written to {invitation}" in said, run
     with Journal.open(mail.alice.home) as journal:
         assert journal.written(saves.read(invitation).hash) == invitation.read_bytes()
-    answer(mail.bob, invitation)
+    assert match[:8] in games
+    joined = answer(mail.bob, invitation)  # the invitation stands: Bob joins, Alice goes on
+    answer(mail.alice, joined)
+
+
+def test_an_invitation_being_written_is_left_to_the_spite_writing_it(mail: Mail) -> None:
+    """`spite games` while another spite holds the lock of an unwritten invitation leaves it be; once the lock is free, it is forgotten."""
+    match = killed_invitation(mail, "invitation-recorded", mail.folder / "second-invitation.toml")
+    with match_lock(mail.alice.home, match):  # as the `spite new` writing it would
+        busy = spite_process(mail.alice.home, "games")
+        assert busy.returncode == 0 and "Forgot" not in busy.stdout, busy
+        assert match in match_ids(mail.alice)
+    done = spite_process(mail.alice.home, "games")
+    assert f"Forgot match {match[:8]}" in done.stdout and match not in match_ids(mail.alice), done
+
+
+@pytest.mark.parametrize("command", ["verify", "show", "play"])
+def test_the_temp_file_a_killed_write_leaves_is_refused_as_a_save(mail: Mail, command: str) -> None:
+    match = killed_invitation(mail, "temp-written", mail.folder / "second-invitation.toml")
+    [temp] = mail.temps()
+    assert saves.parse(temp.read_bytes()).match == match  # a whole invitation, signed: only its name says it was never finished
+    before = files(mail.folder)
+    done = spite_process(mail.bob.home, command, temp, *(["--auto", "--think", THINK] if command == "play" else []))
+    one_line(done, str(temp), "unfinished write of spite", "use the real file")
+    assert files(mail.folder) == before and match not in match_ids(mail.bob)  # nothing written, nothing joined
 
 
 def test_an_invitation_that_cannot_be_written_is_not_kept(mail: Mail) -> None:

@@ -233,6 +233,26 @@ def test_a_version_2_journal_gains_the_mail_tables_and_keeps_its_saves(tmp_path:
         assert j.address(MATCH) == "bob@example.com"
 
 
+def test_a_version_3_journal_gains_the_unwritten_table_and_an_invitation_stays_unwritten_until_it_moved(
+    tmp_path: Path, people: tuple[Identity, ...]
+) -> None:
+    import sqlite3
+
+    first = save_after(None, people[0], people)
+    with Journal.open(tmp_path):
+        pass
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    with db:
+        db.execute("DROP TABLE unwritten")
+        db.execute("PRAGMA user_version = 3")  # as spite before 4 left it
+    db.close()
+    with Journal.open(tmp_path) as j:
+        j.record_own(first, b"the bytes", tmp_path / "a.toml", "side", unwritten=True)
+        assert [r.hash for r in j.unwritten()] == [first.hash]
+        j.moved(first.hash, tmp_path / "b.toml")  # the file is on disk: the match stands from here on
+        assert j.unwritten() == [] and j.latest(MATCH).path == str((tmp_path / "b.toml").resolve())
+
+
 def test_mail_records(journal: Journal, people: tuple[Identity, ...], tmp_path: Path) -> None:
     first = save_after(None, people[0], people)
     journal.record(first, tmp_path / "a.toml")
