@@ -506,7 +506,8 @@ def _announce_keys(opened: Opened) -> None:
 
 def _seating(opened: Opened) -> render.Seating:
     save = opened.save
-    return render.Seating(opened.names, opened.record.scores, save.rules.target_score, save.match, opened.game)
+    first, second = (p.fingerprint if p.key else "" for p in save.players)  # an invitation's open seat has no key yet
+    return render.Seating(opened.names, opened.record.scores, save.rules.target_score, save.match, opened.game, (first, second))
 
 
 def _history(opened: Opened) -> list[tuple[int, str]]:
@@ -868,10 +869,10 @@ def verify(file: FileArg = None, paste: PasteOpt = False) -> None:
     signer = save.players[save.signer]
     if save.partial:
         out.print(f"format:    a turn code of {save.format} version {save.version}: the signed turn, completed from your journal")
-        out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint}), of the turn")
+        out.print(f"signature: good, of the turn, by {plain(signer.name)} (key fingerprint {signer.fingerprint})")
     else:
         out.print(f"format:    {save.format} version {save.version}, within {saves.MAX_BYTES // 1024} KiB")
-        out.print(f"signature: good, by {plain(signer.name)} ({signer.fingerprint})")
+        out.print(f"signature: good, by {plain(signer.name)} (key fingerprint {signer.fingerprint})")
     where = f"game {save.game}, turn {save.turn} of match {save.match[:8]} (file {save.seq} of the chain)"
     latest = opened.check.latest
     if opened.check.status is Status.EARLIER and latest is not None:
@@ -1468,13 +1469,19 @@ def print_standings(rows: "list[Standing]") -> None:
     if not rows:
         out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
         return
-    table = Table("match", "opponent", "score", "next", "since", Column("address", overflow="fold"), Column("file", overflow="fold"))
+    table = Table(
+        Column("match", no_wrap=True), Column("opponent", overflow="fold"), Column("fingerprint", no_wrap=True), "score", "next", "since",
+        Column("address", no_wrap=True, overflow="fold"), Column("file", overflow="fold"),
+    )  # fmt: skip; where room is short the file name folds first (the file to play is named in full below)
+    wide = out.width >= 110  # else a fingerprint takes two lines of two groups
     for r in rows:
         them = plain(r.opponent)
         nxt = "play it (new)" if r.new else {"you": "you", "them": them, "over": "over"}[r.next]
         score = f"{r.score[0]}–{r.score[1]}" if r.score else ""
         name = Path(r.file).name if r.file else ""  # the whole path is in the line below the table, and in --json
-        table.add_row(r.match[:8], Text(them), score, Text(nxt), _ago(r.since), Text(plain(r.address)), Text(plain(name)))
+        key = r.fingerprint if wide or not r.fingerprint else r.fingerprint[:10] + "\n" + r.fingerprint[10:]
+        cells = (Text(them), key, score, Text(nxt), _ago(r.since), Text(plain(r.address)), Text(plain(name)))
+        table.add_row(r.match[:8], *cells)
     out.print(table)
     waiting = [r for r in rows if r.next == "you"]
     if waiting:
@@ -1505,6 +1512,7 @@ def _standing_json(r: "Standing") -> dict[str, Any]:
         "since": r.since,
         "file": r.file,
         "address": r.address or None,
+        "fingerprint": r.fingerprint or None,
         "new": r.new,
         "joined": r.joined,
     }

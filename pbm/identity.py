@@ -26,6 +26,9 @@ PUBLIC_PREFIX = "spite1:"
 IDENTITY_FILE = "identity.pem"
 _NAME_LINE = "spite-name: "
 _MAX_NAME = 64
+# What no name may hold, in any case: a fingerprint's shape (four groups of four letters or digits joined by a hyphen or a
+# dash like one) or a public key's prefix; next to a real key, such a name could pose as that key's check.
+KEY_LIKE = r"(?i:[A-Z0-9]{4}(?:[-\u2010-\u2015\u2212\ufe58\ufe63\uff0d][A-Z0-9]{4}){3}|spite1:)"
 _MAX_KEY_FILE = 64 * 1024
 # A key file as spite writes it without a passphrase: one PKCS#8 v1 Ed25519 block (RFC 8410), this DER prefix and the 32-byte key.
 _PLAIN_BEGIN, _PLAIN_END = "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----"
@@ -289,15 +292,21 @@ def _split(text: str, path: Path) -> tuple[str, str]:
 
 
 def check_name(name: str) -> str:
-    """`name` without the spaces around it, if a player may choose it: 1 to 64 printable characters.
+    """`name` without the spaces around it, if a player may choose it: 1 to 64 printable characters, no fingerprint or key.
 
     Control characters (C0, C1, DEL), bidi overrides and other invisible format characters are refused:
-    they could hide or fake what a terminal shows next to the name. Brackets are fine: names are never markup.
+    they could hide or fake what a terminal shows next to the name. So is what looks like a fingerprint
+    (ABCD-EFGH-IJKL-MNOP) or a public key (KEY_LIKE). Brackets are fine: names are never markup.
     """
     name = name.strip()
     if not name or len(name) > _MAX_NAME or not name.isprintable():
         why = "control, bidi or other invisible characters" if name and not name.isprintable() else f"1 to {_MAX_NAME} characters"
         raise IdentityError(f"a player's name has 1 to {_MAX_NAME} printable characters; {shown(name)} has {why}")
+    if re.search(KEY_LIKE, name):
+        raise IdentityError(
+            f"a player's name may not look like a key's fingerprint (ABCD-EFGH-IJKL-MNOP) or a public key ({PUBLIC_PREFIX}...), "
+            f"as {shown(name)} does: spite shows the real fingerprint apart from the name"
+        )
     return name
 
 

@@ -136,6 +136,7 @@ class Standing:
     address: str
     new: bool = False  # it came in by mail and waits to be played
     joined: int = 1  # the first file of the match this machine recorded: above 1, the files before it were not checked here
+    fingerprint: str = ""  # of the opponent's pinned key; "" until their key is pinned (first contact shows it)
 
 
 def standings(identity: Identity, journal: Journal) -> list[Standing]:
@@ -152,7 +153,9 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         me = info.seat_of(identity.public_key) if info is not None else None
         score = (info.score[me], info.score[1 - me]) if info is not None and me is not None else None
         address = journal.address(row.match) or row.sender
-        waiting[row.match] = Standing(row.match, row.opponent, score, "you", row.taken_at, row.path, address, new=True)
+        them = info.players[1 - me] if info is not None and me is not None else None
+        fingerprint = them.fingerprint if them is not None and them.key else ""
+        waiting[row.match] = Standing(row.match, row.opponent, score, "you", row.taken_at, row.path, address, True, fingerprint)
     rows = list(waiting.values())
     for info in infos.values():
         me = info.seat_of(identity.public_key)
@@ -162,6 +165,6 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         latest = info.latest
         nxt = "over" if info.over else "you" if info.waiting_for == me else "them"
         score = (info.score[me], info.score[1 - me])
-        address = journal.address(info.match) or ""
-        rows.append(Standing(info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first))
+        address, fingerprint = journal.address(info.match) or "", them.fingerprint if them.key else ""
+        rows.append(Standing(info.match, them.name, score, nxt, latest.seen_at, latest.path, address, info.first, fingerprint))
     return rows

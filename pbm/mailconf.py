@@ -7,7 +7,6 @@ terminal (the CLI asks).
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from dataclasses import asdict, dataclass, fields
@@ -131,11 +130,11 @@ def settings_path(home: Path) -> Path:
 
 def save(home: Path, settings: MailSettings) -> Path:
     """Write `settings` to the spite home's mail.toml (mode 0600, atomically); returns its path."""
-    lines = ["# spite mail settings: written by 'spite mail setup' (docs/mail-settings.md). No password is kept here."]
-    for key, value in asdict(settings).items():
-        lines.append(f"{key} = {json.dumps(value)}")  # a JSON string or number is a TOML basic string or number
+    import tomli_w  # only setup writes the settings
+
+    head = "# spite mail settings: written by 'spite mail setup' (docs/mail-settings.md). No password is kept here.\n"
     path = settings_path(home)
-    write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"), mode=0o600)
+    write_atomic(path, (head + tomli_w.dumps(asdict(settings))).encode("utf-8"), mode=0o600)
     return path
 
 

@@ -57,13 +57,14 @@ class Look:
 
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """What the board says around the cards: the players by seat, the score, the target, the match and the game."""
+    """What the board says around the cards: the players by seat, the score, the target, the match, the game, the keys."""
 
     names: tuple[str, str]
     score: tuple[int, int]
     target: int
     match: str = ""
     game: int = 1
+    fingerprints: tuple[str, str] = ("", "")  # of each seat's key ("" while unknown): shown apart from the names
 
 
 def card_label(card: Card, look: Look = Look(), rank_only: bool = False) -> str:
@@ -264,7 +265,8 @@ def player_lines(caption: Sequence[Text], payoff: Card | None, side: Sequence[St
 
 
 def header(view: PlayerView, seating: Seating, look: Look = Look()) -> list[Text]:
-    """The match, the game, the score, the target, the turn and whose it is: one line, or more on a narrow screen."""
+    """The match, the game, the score, the target, the turn and whose it is, then the opponent's fingerprint under its own
+    label: one line, or more on a narrow screen."""
     me, them = view.player, 1 - view.player
     names, score = seating.names, seating.score
     parts = []
@@ -277,6 +279,8 @@ def header(view: PlayerView, seating: Seating, look: Look = Look()) -> list[Text
         )
     )
     parts.append(status(view, names))
+    if seating.fingerprints[them]:
+        parts.append(Text.assemble("their fingerprint ", (seating.fingerprints[them], "bold")))
     return parts
 
 

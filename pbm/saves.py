@@ -29,7 +29,7 @@ from pbm import savetext
 from pbm.canonical import canonical, check_values
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
 from pbm.home import read_head, write_atomic
-from pbm.identity import Identity, PublicKey
+from pbm.identity import KEY_LIKE, Identity, PublicKey
 from pbm.packing import PackingError, pack, unpack
 from pbm.schema import Fields, Flag, Items, Keyed, Opaque, Text, Whole, check
 from pbm.shown import shown
@@ -306,7 +306,7 @@ _RULE_KINDS = {"bool": Flag(), "int": Whole(1), "str": Text(r"[a-z0-9][a-z0-9_-]
 RULES = Fields({name: _RULE_KINDS[kind] for name, kind in _RULE_FIELDS.items()} | {"decks": Whole(1, 8)})
 PLAYER = Fields(
     {
-        "name": Text(r"[^\x00-\x1f]{1,64}", "1 to 64 printable characters"),
+        "name": Text(rf"(?!.*{KEY_LIKE})[^\x00-\x1f]{{1,64}}", "1 to 64 printable characters, none shaped like a fingerprint or key"),
         "key": Text(r"(?:spite1:[A-Za-z0-9_-]{43})?", "a public key (spite1:...), or empty for the seat an invitation leaves open"),
     }
 )

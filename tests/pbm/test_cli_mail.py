@@ -152,6 +152,22 @@ def test_a_provider_fills_in_its_servers_and_a_new_security_its_port(tmp_path: P
     assert_refused(player.spite("mail", "setup", "--address", "gina at gmail", "--no-check"), "not an email address")
 
 
+def test_settings_beyond_the_basic_multilingual_plane_read_back(tmp_path: Path) -> None:
+    """An emoji in the From name and the Maildir's path is kept as itself: the settings read back and a mail command starts."""
+    from pbm import mailconf
+
+    player = Player("Gina", tmp_path / "home")
+    maildir = tmp_path / "Mail 📬"
+    mailbox.Maildir(maildir, create=True)
+    address = "Gina 📬 <gina@gmail.com>"
+    player.ok("mail", "setup", "--provider", "gmail", "--address", address, "--maildir", maildir, "--no-check")
+    path = player.home / "mail.toml"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    kept = mailconf.load(player.home)
+    assert (kept.address, kept.maildir, kept.user) == (address, str(maildir.resolve()), "gina@gmail.com")
+    assert "No new spite mail" in player.ok("inbox").stdout
+
+
 def test_a_wrong_password_is_named(servers: MailServers, tmp_path: Path) -> None:
     with scratch(tmp_path) as root:
         player = make_player(root, "Carol")

@@ -7,11 +7,13 @@ A name a player chooses may hold brackets, but no control or bidi character; a n
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from pathlib import Path
 
+import pexpect
 import pytest
-from cli_helpers import THINK, Player, answer, assert_refused, files, invite, make_player, new_file
+from cli_helpers import MODULE, THINK, Player, answer, assert_refused, files, invite, make_player, new_file, process_env
 from hostile import resign_doc
 
 MARKUP = ["[/x]", "[link=https://example.org]Alice[/link]", "Alice[conceal]"]
@@ -87,7 +89,6 @@ def test_a_hostile_name_in_a_file_is_shown_escaped_everywhere(tmp_path: Path, na
 @pytest.mark.parametrize(
     "name",
     [
-        "Alice's key has fingerprint AAAA-BBBB-CCCC-DDDD.",
         "x\u202e",  # would reverse what follows on the line
         "[conceal]",
         "Alice" + " " * 58 + ".",  # pushes the rest of a line far right
@@ -102,3 +103,73 @@ def test_the_fingerprint_at_first_contact_cannot_be_hidden_or_faked_by_a_name(tm
     assert lines[start + 1] == f"  fingerprint: {alice.identity.fingerprint}"  # the line after the heading, before the name
     assert lines[start + 2].startswith("  name:        ")
     assert not any(FINGERPRINT.search(line) for line in lines[: start + 1])
+
+
+# Names that would pose as a checked key next to the real one: a fingerprint's shape in any case or with a dash, or a key.
+POSING = {
+    "fingerprint": "Bob (fingerprint 3AOG-7QXK-M2LD-PZ4E)",
+    "lower case": "bob, key 3aog-7qxk-m2ld-pz4e",
+    "en dash": "Bob 3AOG–7QXK–M2LD–PZ4E",
+    "public key": "Bob spite1:b5dAyVbC",
+    "key in capitals": "SPITE1:Bob",
+}
+POSES = "may not look like a key's fingerprint"
+
+
+@pytest.mark.parametrize("name", list(POSING.values()), ids=list(POSING))
+def test_a_name_shaped_like_a_fingerprint_or_a_key_is_refused_wherever_it_is_chosen(tmp_path: Path, name: str) -> None:
+    player = Player("x", tmp_path / "home")
+    assert_refused(player.spite("id", "--name", name), POSES)
+    assert not (tmp_path / "home" / "identity.pem").exists()
+    alice = make_player(tmp_path, "Alice")
+    assert_refused(alice.spite("id", "--name", name), POSES)
+    assert alice.identity.name == "Alice"  # the key file is left as it was
+    assert_refused(alice.spite("new", "--opponent", name, "-o", tmp_path / "invitation.toml"), POSES)
+    assert not (tmp_path / "invitation.toml").exists()
+    assert "Bob 3AOG-7QXK" in alice.ok("id", "--name", "Bob 3AOG-7QXK").stdout  # two groups are no fingerprint
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_the_name_asked_at_first_use_cannot_pose_as_a_key(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {**process_env(home), "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
+    child = pexpect.spawn(MODULE[0], [*MODULE[1:], "practice"], env=env, encoding="utf-8", timeout=60, dimensions=(24, 80))
+    child.expect_exact("Your name, as your opponents will see it")
+    child.sendline(POSING["fingerprint"])
+    child.expect_exact(POSES)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert not (home / "identity.pem").exists()
+
+
+@pytest.mark.parametrize("name", list(POSING.values()), ids=list(POSING))
+def test_a_file_whose_name_poses_as_a_key_is_refused_in_one_line(tmp_path: Path, name: str) -> None:
+    """Alice's program (modified) signs an invitation naming her as a verified key: Bob refuses it and keeps nothing of it."""
+    alice, bob, invitation = invite(tmp_path)
+    hostile = tmp_path / "mail" / "hostile.toml"
+    hostile.write_bytes(resign_doc(invitation.read_bytes(), alice.identity, lambda doc: doc["players"][0].update(name=name)))
+    before = files(hostile.parent)
+    for command in ("play", "show", "verify"):
+        assert_refused(bob.spite(command, hostile, "--auto", "--think", THINK) if command == "play" else bob.spite(command, hostile),
+                       "players[0].name", "shaped like a fingerprint or key")  # fmt: skip
+    assert files(hostile.parent) == before
+    assert "No matches yet" in bob.ok("games").stdout
+
+
+def test_the_real_fingerprint_stands_apart_from_the_name_on_the_board_in_games_and_verify(tmp_path: Path) -> None:
+    alice, bob, invitation = invite(tmp_path)
+    theirs = alice.identity.fingerprint
+    played = bob.ok("play", invitation, "--auto", "--think", THINK)
+    reply = new_file({"invitation.toml": invitation.read_bytes()}, invitation.parent)
+    assert reply is not None
+    assert f"  fingerprint: {theirs}\n  name:        Alice\n" in played.stdout  # first contact: a line each, labelled
+    shown = alice.ok("show", reply).stdout
+    assert f"their fingerprint {bob.identity.fingerprint}" in shown  # the board's header, under its own label
+    assert theirs not in shown  # never Alice's own in place of Bob's
+    assert f"by Bob (key fingerprint {bob.identity.fingerprint})" in alice.ok("verify", reply).stdout
+    table = bob.ok("games").stdout.splitlines()
+    head = [cell.strip() for cell in next(line for line in table if "opponent" in line).split("┃")]
+    body = [[cell.strip() for cell in line.split("│")] for line in table if line.startswith("│")]
+    column = {name: "".join(cells[head.index(name)] for cells in body) for name in ("opponent", "fingerprint")}
+    assert column == {"opponent": "Alice", "fingerprint": theirs}  # each in its own labelled column, whole

@@ -16,7 +16,7 @@ from engine.rules import G4A
 from engine.state import GameState, Outcome, PlayerState, PlayerView, Pool, Reason
 from pbm.render import Look, Seating, banner, board, card_text, stack_box
 
-SEATING = Seating(("Alice", "Bob"), (12, 30), 50, "172a108860bc830e", 2)
+SEATING = Seating(("Alice", "Bob"), (12, 30), 50, "172a108860bc830e", 2, ("AAAA-AAAA-AAAA-AAAA", "BBBB-BBBB-BBBB-BBBB"))
 HISTORY = ((0, "Q-s1"), (1, "Q-s2"), (0, "K-c1 7-s1"), (1, "p-c1 7-c2 Q-s2"))
 
 
@@ -184,6 +184,16 @@ def test_a_fresh_deal_and_the_end_of_a_game() -> None:
     assert "game over after turn 1: you win, 7 points" in render(won.view(1), 80)
     tie = dataclasses.replace(state, turn=9, outcome=Outcome(Reason.STOCK_EXHAUSTED, None))
     assert "game over after turn 8: a tie (the stock ran out)" in render(tie.view(0), 80)  # turn 9 never began
+
+
+@pytest.mark.parametrize("width", [40, 80, 130])
+def test_the_header_shows_the_opponent_fingerprint_under_its_own_label(width: int) -> None:
+    for seat, theirs in ((0, "BBBB-BBBB-BBBB-BBBB"), (1, "AAAA-AAAA-AAAA-AAAA")):
+        text = render(mid_game().view(seat), width)
+        assert f"their fingerprint {theirs}" in text, text
+        assert ("AAAA-AAAA-AAAA-AAAA" if seat == 0 else "BBBB-BBBB-BBBB-BBBB") not in text  # never one's own instead
+    unknown = dataclasses.replace(SEATING, fingerprints=("AAAA-AAAA-AAAA-AAAA", ""))  # an invitation's open seat: no key yet
+    assert "fingerprint" not in render(mid_game().view(0), width, seating=unknown)
 
 
 def test_names_are_text_not_markup() -> None:
