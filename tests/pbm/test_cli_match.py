@@ -344,6 +344,20 @@ def test_an_interactive_turn_lists_legal_moves_and_q_leaves_without_writing(firs
     bob.ok("verify", written)
 
 
+def test_moves_typed_after_the_discard_are_refused_at_the_prompt_not_dropped(first_turn: tuple[Player, Player, Path]) -> None:
+    alice, _, dealt = first_turn
+    folder = dealt.parent
+    hand = alice.show(dealt)["hand"]
+    discard, after = f"{RANK_TEXT[Card.parse(hand[0]).rank]}-s1", f"{RANK_TEXT[Card.parse(hand[1]).rank]}-s2"
+    before = files(folder)
+    played = alice.spite("play", dealt, input=f"{discard} {after}\n\n")  # then Enter: write the turn as it stands
+    assert played.exit_code == 0, played
+    said = " ".join(played.stderr.split())
+    assert f"refused: {after}: your turn ended with {discard}, so it was not played" in said, played
+    written = new_file(before, folder)
+    assert written is not None and saves.read(written).history[-1].moves == discard
+
+
 def test_play_never_writes_over_an_existing_file(first_turn: tuple[Player, Player, Path]) -> None:
     alice, _, dealt = first_turn
     folder = dealt.parent
