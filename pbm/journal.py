@@ -346,7 +346,7 @@ class Journal:
 
     def _record(self, save: SaveFile, path: Path | str | None) -> Check:
         result = self.check(save)
-        where = str(Path(path).resolve()) if path is not None else ""
+        where = _where(path) if path is not None else ""
         now = datetime.now(UTC).isoformat(timespec="seconds")
         if result.status is Status.LATEST:
             if where:
@@ -382,7 +382,7 @@ class Journal:
     def moved(self, digest: str, path: Path) -> None:
         """Note that the file of save `digest` now lies at `path`."""
         with self._writing():
-            self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (str(Path(path).resolve()), digest))
+            self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (_where(path), digest))
 
     # --- mail (spite send, inbox, resend) ---
 
@@ -413,7 +413,7 @@ class Journal:
         now = datetime.now(UTC).isoformat(timespec="seconds")
         with self._writing():
             cursor = self._db.execute(
-                "INSERT OR IGNORE INTO received VALUES (?, ?, ?, ?, ?, ?)", (match, seq, str(Path(path).resolve()), opponent, sender, now)
+                "INSERT OR IGNORE INTO received VALUES (?, ?, ?, ?, ?, ?)", (match, seq, _where(path), opponent, sender, now)
             )
             return cursor.rowcount == 1
 
@@ -464,6 +464,17 @@ class Journal:
         """This player's protocol state after save `seq` of `match`, if this journal kept it."""
         row = self._db.execute("SELECT data FROM seats WHERE match = ? AND seq = ?", (match, seq)).fetchone()
         return row[0] if row else None
+
+
+def _where(path: Path | str) -> str:
+    """Where the file at `path` lies, as the journal keeps it; JournalError for a name that is not UTF-8 text, which it cannot keep."""
+    where = str(Path(path).resolve())
+    try:
+        where.encode("utf-8")
+    except UnicodeEncodeError as e:
+        name = os.fsencode(where).decode("utf-8", "backslashreplace")
+        raise JournalError(f"the name of {name} is not UTF-8 text, which your journal keeps: rename the file; nothing was written") from e
+    return where
 
 
 def _record(row: tuple) -> SaveRecord:
