@@ -102,8 +102,9 @@ def share(rows: list[tuple[str, int, int, int]], kinds: tuple[str, ...]) -> tupl
     return len(chosen), sum(r[1] == 1 for r in chosen) / max(1, len(chosen))
 
 
-def one_game(root: Path, bots: tuple[str, str], think: float, seed: int) -> tuple[int, list[tuple[int, Path]]]:
-    """Play one game to its end and back (keys returned); the game's turns and every file with its size."""
+def one_game(root: Path, bots: tuple[str, str], think: float, seed: int, target: int = 1) -> tuple[int, list[tuple[int, Path]]]:
+    """Play one game (a match to `target` points: games until then) to its end and back (keys returned); the longest
+    game's turns and every file with its size. The players' homes stay under `root` (alice/, bob/)."""
     players = []
     for who in ("alice", "bob"):
         home = root / who
@@ -111,7 +112,7 @@ def one_game(root: Path, bots: tuple[str, str], think: float, seed: int) -> tupl
         players.append((load_or_create(home, name=who.title()), Journal.open(home)))
     mail = root / "mail"
     mail.mkdir()
-    save, path = new_match(players[0][0], players[0][1], replace_rules(G4A, None, 1), "Bob", out=mail / "invitation.toml")
+    save, path = new_match(players[0][0], players[0][1], replace_rules(G4A, None, target), "Bob", out=mail / "invitation.toml")
     files = [(path.stat().st_size, path)]
     thinkers = [make_bot(bots[p], seed * 2 + p, think=think) for p in (0, 1)]
     reader, turns = 1, 0

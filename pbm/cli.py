@@ -873,7 +873,7 @@ def games() -> None:
 
     home = spite_home()
     identity = _identity(home)
-    with Journal.open(home) as journal:
+    with Journal.open(home, write=False) as journal:  # a list needs no quick check of every page, and writes nothing
         rows = standings(identity, journal)
     print_standings(rows)
 

@@ -79,6 +79,10 @@ class JournalError(SpiteError):
     """The local journal refuses a save, or cannot be used."""
 
 
+class DamagedJournalError(JournalError):
+    """The journal's file is damaged (pages, tables), empty, or no journal at all: it is refused, never written into."""
+
+
 class ReplayError(JournalError):
     """A save already played from is offered again."""
 
