@@ -11,7 +11,14 @@ class SpiteError(Exception):
 
 
 class HomeError(SpiteError):
-    """The spite home cannot be written (read-only, full) or is not usable as it is; nothing was written."""
+    """The spite home cannot be written (read-only, full) or is not usable as it is; nothing was written.
+
+    `trouble` says what is wrong with the home without the "nothing was written" (a command that only looks goes on).
+    """
+
+    def __init__(self, message: str, trouble: str = "") -> None:
+        super().__init__(message)
+        self.trouble = trouble or message
 
 
 class BusyError(SpiteError):

@@ -170,7 +170,7 @@ def home_error(home: Path, error: BaseException) -> HomeError | BusyError:
         why = "is full (or its disk failing)"
     else:
         why = f"cannot be written ({error})"
-    return HomeError(f"your spite home {home} {why}: nothing was written")
+    return HomeError(f"your spite home {home} {why}: nothing was written", trouble=f"your spite home {home} {why}")
 
 
 def fault_point(name: str) -> None:
