@@ -17,6 +17,7 @@ from cli_helpers import Mail, assert_refused, files
 from pbm import saves
 from pbm.errors import HomeError
 from pbm.home import match_lock
+from pbm.inbox import match_folder
 from pbm.transport import code
 
 
@@ -57,14 +58,16 @@ def test_a_turn_code_whose_match_id_is_not_one_names_nothing_and_is_one_line(
 
 
 @pytest.mark.parametrize("name", ["../../evil", "/outside/evil", "ab" * 7, "AB" * 8, "ab" * 8 + "\x00"])
-def test_the_lock_refuses_a_name_that_is_not_a_match_id(tmp_path: Path, name: str) -> None:
+def test_the_lock_and_the_inbox_refuse_a_name_that_is_not_a_match_id(tmp_path: Path, name: str) -> None:
     home = tmp_path / "home"
     home.mkdir()
     if name.startswith("/"):
         name = str(tmp_path / name[1:])
     with pytest.raises(HomeError, match="is not a match id"), match_lock(home, name):
         pass
-    assert sorted(tmp_path.rglob("*")) == [home]  # no lock, no locks/ folder: nothing is named after it
+    with pytest.raises(HomeError, match="is not a match id"):
+        match_folder(home, name)  # where the inbox keeps what came by mail
+    assert sorted(tmp_path.rglob("*")) == [home]  # no lock, no folder: nothing is named after it
 
 
 def test_a_number_of_thousands_of_digits_in_a_save_is_one_line(mail: Mail) -> None:
