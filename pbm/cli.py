@@ -402,7 +402,7 @@ def _seen(file: Path | None, paste: bool) -> Opened:
     home = spite_home()
     identity = _identity(home)
     try:
-        journal = Journal.open(home)
+        journal = Journal.open(home, check=False)  # a look: the commands that write answers check every page
     except HomeError:  # a home that cannot be written: look all the same, from the journal as it is
         journal = Journal.open(home, write=False)
     with journal:

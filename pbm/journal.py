@@ -198,12 +198,13 @@ class Journal:
         self._wrote = False  # whether a write of this journal was committed: a damage found later says so
 
     @classmethod
-    def open(cls, home: Path, write: bool = True) -> Journal:
+    def open(cls, home: Path, write: bool = True, check: bool | None = None) -> Journal:
         """Open the journal under `home`: to write (creating it and `home` if missing, mode 0600), or only to read.
 
-        Opened to write, it must pass SQLite's quick check first. Raises DamagedJournalError if it is damaged, empty,
-        a folder or lacks tables, JournalError if too new, HomeError if the home cannot be written where it must be.
-        Read-only, a missing journal is an empty one, and nothing is created.
+        With `check` (by default when opened to write) it must pass SQLite's quick check first: ~2 ms a MB of journal,
+        skipped by the commands that only look (benchmarks/journal_check.py). Raises DamagedJournalError if it is
+        damaged, empty, a folder or lacks tables, JournalError if too new, HomeError if the home cannot be written where
+        it must be. Read-only, a missing journal is an empty one, and nothing is created.
         """
         home = Path(home)
         path = home / JOURNAL_FILE
@@ -231,7 +232,7 @@ class Journal:
             if version < SCHEMA_VERSION and not write:  # an older journal is upgraded, which is a write
                 db.close()
                 return cls.open(home)
-            if write:
+            if write if check is None else check:
                 _check_pages(db, path)
             if version < SCHEMA_VERSION:  # only an older journal is written to on opening
                 with db:
