@@ -26,9 +26,9 @@ from nacl.bindings import crypto_hash_sha256
 from engine.moves import InvalidMoveError, parse_turn
 from engine.rules import Ruleset
 from pbm import savetext
-from pbm.canonical import canonical, check_values
+from pbm.canonical import MAX_SAFE_INT, canonical, check_values
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
-from pbm.home import read_head, write_atomic
+from pbm.home import MATCH_ID, read_head, write_atomic
 from pbm.identity import KEY_LIKE, Identity, PublicKey
 from pbm.packing import PackingError, pack, unpack
 from pbm.schema import Fields, Flag, Items, Keyed, Opaque, Text, Whole, check
@@ -270,6 +270,8 @@ def parse(data: bytes) -> SaveFile:
         raise SaveFormatError(f"not a spite save file: it is not valid TOML ({e}); was it cut short or edited?") from e
     except RecursionError as e:
         raise SaveFormatError("not a spite save file: its lists or tables are nested far too deeply") from e
+    except ValueError as e:  # Python's limit on converting a number of thousands of digits (sys.get_int_max_str_digits)
+        raise SaveFormatError(f"not a spite save file: it holds a number of thousands of digits (at most {MAX_SAFE_INT} is allowed)") from e
     _check_format(doc)
     check_values(doc)  # refuse floats, dates and huge numbers anywhere, naming the field
     return _from_payload(doc)
@@ -315,7 +317,7 @@ SAVE = Fields(
     {
         "format": Text(what=f"{FORMAT!r}"),
         "version": Whole(),
-        "match": Text(r"(?:[0-9a-f]{2}){8,32}", "16 to 64 lower-case hex digits"),
+        "match": Text(MATCH_ID, "16 to 64 lower-case hex digits"),
         "seq": Whole(1),
         "game": Whole(1),
         "turn": Whole(0),

@@ -21,6 +21,7 @@ from nacl.bindings import crypto_hash_sha256
 
 from pbm import saves, savetext
 from pbm.errors import BadSignatureError, CodeError, SaveFormatError, SpiteError
+from pbm.home import is_match_id
 from pbm.packing import PackingError, deflate, inflate, to_json
 from pbm.saves import SaveFile
 
@@ -253,6 +254,8 @@ def _whole(tag: str, parts: list[_Part]) -> TurnCode:
         raise CodeError(f"turn code {tag} {e}") from e
     if not isinstance(turn, dict):
         raise CodeError(f"turn code {tag} does not hold a turn: it was not made by spite")
+    if not is_match_id(turn.get("match")):  # checked before anything else: the match id names the match's files and lock
+        raise CodeError(f"turn code {tag} names no match spite makes (its 'match' is not 16 to 64 lower-case hex digits)", "match")
     return TurnCode(turn, total)
 
 
