@@ -156,7 +156,9 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         address = journal.address(row.match) or row.sender
         them = info.players[1 - me] if info is not None and me is not None else None
         fingerprint = them.fingerprint if them is not None and them.key else ""
-        waiting[row.match] = Standing(row.match, row.opponent, score, "you", row.taken_at, row.path, address, True, fingerprint)
+        waiting[row.match] = Standing(
+            row.match, row.opponent, score, "you", row.taken_at, row.path, address, new=True, fingerprint=fingerprint
+        )
     rows = list(waiting.values())
     for info in infos.values():
         me = info.seat_of(identity.public_key)
