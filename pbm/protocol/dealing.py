@@ -27,7 +27,7 @@ from pbm.protocol.dealsteps import DealSteps, starter_of
 from pbm.protocol.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
 from pbm.protocol.group import Point, Rng, Scalar, b64s
 from pbm.protocol.incoming import MERGE_LAYER, MERGED_STOCK, STOCK_SHUFFLE, CheckedEnd, TurnChecks, pool_name
-from pbm.protocol.messages import Deal3, DrawReservation, End, Locked, Merge, Message, Reveal, Shuffle, parse_message
+from pbm.protocol.messages import Deal1, Deal3, DrawReservation, End, Locked, Merge, Message, Reveal, Shuffle, parse_message
 from pbm.protocol.partystate import VERSION, Persistence
 from pbm.protocol.proofs import Context
 from pbm.protocol.shuffle import ShuffleContext
@@ -42,6 +42,7 @@ class _Staged:
     reveals: list[tuple[str, int, int]] = field(default_factory=list)  # (kind, hand slot, card index)
     end: CheckedEnd | None = None
     consumed_end: bool = False
+    ends_game: bool = False  # the turn ends its game, as the protocol reckons it on receipt
     message: Message | None = None
 
 
@@ -372,6 +373,8 @@ class Party(DealSteps, TurnChecks, Persistence):
             moves = self._receive(message)
             if check is not None:  # e.g. the moves played through on a copy of the engine's state
                 check(moves)
+            if isinstance(message.deal, Deal1):  # the next game's deal, answered once this message is known to end the game
+                self._on_deal(message.deal, message.seq)
             return moves
         except BaseException:
             self.rollback(saved)
@@ -409,6 +412,9 @@ class Party(DealSteps, TurnChecks, Persistence):
             deal = None
         if msg.turn is not None:
             moves = self._on_turn(msg.turn, msg.seq)
+        if isinstance(deal, Deal1):
+            self.check_deal1(deal, msg)
+            deal = None  # answered by receive() once the whole message checked out
         if msg.secrets is not None:
             self._on_secrets(msg.secrets)
             if msg.turn is None:
@@ -445,8 +451,11 @@ class Party(DealSteps, TurnChecks, Persistence):
             return
         if msg.secrets is None or msg.secrets.game != g.number:
             raise ProtocolError(f"game {g.number}, turn {msg.turn.turn}: the turn ends the game but leaves out its mover's keys")
+        record = self.record.record(outcome)
         if msg.deal is None:
-            self._check_next_deal(g.number, self.record.record(outcome))
+            self._check_next_deal(g.number, record)
+        elif isinstance(msg.deal, Deal1) and record.is_over:
+            raise ProtocolError(f"game {g.number} ends the match, but the message starts the deal of a game {msg.deal.game}")
 
     def settle(self, state: GameState | None) -> None:
         """After the received moves are applied: check that the message was used up, note a game's end, audit it."""

@@ -12,7 +12,7 @@ from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.deck import GameRecord, HandCard, seed_stream, shuffled
 from pbm.protocol.group import GENERATOR, Point
-from pbm.protocol.messages import Deal, Deal1, Deal2, Deal3, Shuffle
+from pbm.protocol.messages import Deal, Deal1, Deal2, Deal3, Message, Shuffle
 
 
 def starter_of(game: int) -> int:
@@ -48,6 +48,35 @@ class DealSteps:
             self._on_deal3(deal)
         else:
             raise StaleMessageError(f"deal step {step} of game {deal.game} is not due now")
+
+    def check_deal1(self, deal: Deal1, msg: Message) -> None:
+        """Refuse deal step 1 unless it begins the next game, sent by the player who starts it, once the game before has ended.
+
+        The game before ends in this message's turn or earlier, and this message brings the sender's keys of it.
+        Checked on receipt, before this player answers the step (or applies any secret to the message).
+        """
+        g = self.game
+        number = deal.game
+        expected = 1 if g is None else g.number + 1
+        if number != expected:
+            raise StaleMessageError(f"the message starts the deal of game {number}, but the next game is game {expected}")
+        if starter_of(number) != self.other:
+            raise ProtocolError(f"the other player started the deal of game {number}, which is yours to start (the players take turns)")
+        if self.dealing is not None:
+            raise StaleMessageError(f"the message starts the deal of game {number} again: it is under way")
+        if g is None:
+            return
+        if not g.over and not self._staged.ends_game:
+            playing = f"turn {msg.turn.turn} does not end game {g.number}" if msg.turn else f"game {g.number} is still being played"
+            raise ProtocolError(
+                f"{playing}, but the message already starts the deal of game {number}: a game is dealt once the one before has ended"
+            )
+        if g.over and self.record.is_over:
+            raise ProtocolError(f"the match is over, but the message starts the deal of a game {number}")
+        if msg.secrets is None or msg.secrets.game != g.number:
+            raise ProtocolError(
+                f"the message starts the deal of game {number} without the other player's keys of game {g.number}, which come with it"
+            )
 
     def _deal1(self, number: int, seq: int) -> dict[str, Any]:
         """Step 1: my layer on every card encoding, shuffled, with its proof."""

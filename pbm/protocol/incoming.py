@@ -85,7 +85,10 @@ class TurnChecks:
         if not ends_game and turn.end is None:
             raise ProtocolError(f"turn {t}: the moves end the turn, but the message does not")
         if turn.end is not None:
-            self._staged.end = self._check_end(turn.end, seen, seq)
+            st = self._staged.end = self._check_end(turn.end, seen, seq)
+            # R8: nothing is drawn, and nothing is left to draw nor recycled: a tie (engine.game._end_turn)
+            ends_game = not st.draw and not st.stock and not st.pools
+        self._staged.ends_game = ends_game
         return moves
 
     def _match_reveals(self, moves: list[Move], facedown: int, t: int) -> bool:
