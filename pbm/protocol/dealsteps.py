@@ -135,7 +135,7 @@ class DealSteps:
             raise ProtocolError(f"game {number}, the deal: the second shuffle does not hold the deck and its strips")
         shuffle.verify(self._sctx(0, DEAL, seq, number), given.proof, GENERATOR, given.key, mine, given.points)
         deck = list(given.points)
-        proofs.verify_batch(self._ctx(0, strip_slots(me, s)[0], number), deal.strip_proof, given.key, deal.strips, deck[: n + h + 1])
+        proofs.verify_batch(self._their_ctx(0, strip_slots(me, s)[0], number), deal.strip_proof, given.key, deal.strips, deck[: n + h + 1])
         k = self.keys[number][0]
         pub = group.base(k)
         table = self._table(number)
@@ -172,7 +172,7 @@ class DealSteps:
         if len(deal.strips) != n + h + 1:
             raise ProtocolError(f"game {number}, the deal: {len(deal.strips)} strips where {n + h + 1} are due")
         layered = [rec.piles[f][-1], self.dealing["top"], *rec.piles[me], *(c.point for c in rec.hands[me])]  # type: ignore[index]
-        proofs.verify_batch(self._ctx(0, strip_slots(f, me)[1], number), deal.strip_proof, rec.keys[f][0], deal.strips, layered)
+        proofs.verify_batch(self._their_ctx(0, strip_slots(f, me)[1], number), deal.strip_proof, rec.keys[f][0], deal.strips, layered)
         table = self._table(number)
         top_f, top_me = table.get(deal.strips[0]), table.get(deal.strips[1])
         if top_f is None or top_me is None or top_f == top_me:
