@@ -484,6 +484,9 @@ class Party(DealSteps, TurnChecks, Persistence):
             self._game_over(state)
         elif g is not None and g.number in self.theirs and not g.over:
             raise ProtocolError(f"game {g.number}: keys revealed before the game is over")
+        msg = self._staged.message  # a second line behind check_deal1: the engine must agree that the game ended
+        if msg is not None and isinstance(msg.deal, Deal1) and g is not None and g.number < msg.deal.game and not g.over:
+            raise ProtocolError(f"game {g.number} goes on, but the message starts the deal of game {msg.deal.game}")
         self._maybe_audit()
 
     def _game_over(self, state: GameState) -> None:
