@@ -490,8 +490,20 @@ def _check_signature(signature: str, data: bytes, key: PublicKey) -> None:
 
 
 def default_name(save: SaveFile) -> str:
-    """The usual file name of a save: ``spite-<first 8 of match>-g<game>-t<turn>.toml``."""
-    return f"spite-{save.match[:8]}-g{save.game}-t{save.turn}.toml"
+    """The usual file name of a save, the same on both machines and no other file's of its match (name_stem)."""
+    return f"{name_stem(save.match, save.game, save.turn, save.protocol.get('message'))}.toml"
+
+
+def name_stem(match: str, game: int, turn: int, message: object) -> str:
+    """``spite-<first 8 of match>-g<game>-t<turn>``, and ``-deal2`` for the file that answers a deal's first step or
+    ``-keys`` for one that only hands over keys: the two kinds of file that share a game and turn with another."""
+    stem = f"spite-{match[:8]}-g{game}-t{turn}"
+    if not isinstance(message, Mapping) or "turn" in message:
+        return stem  # a file with moves: the only one of its game and turn
+    deal = message.get("deal")
+    if isinstance(deal, Mapping) and deal.get("step") == 2:
+        return f"{stem}-deal2"  # beside the first step (the invitation, or the file that ended the game before)
+    return f"{stem}-keys" if "deal" not in message and "secrets" in message else stem  # beside the match's last turn
 
 
 def fresh_path(save: SaveFile, beside: Path) -> Path:

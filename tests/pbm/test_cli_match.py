@@ -98,6 +98,15 @@ def test_both_players_see_the_same_match_state_at_every_file(short_match: Played
         assert saves.read(step.path).seq == short_match.steps.index(step) + 1
 
 
+def test_every_file_of_the_match_has_a_name_of_its_own_the_same_on_both_machines(short_match: Played) -> None:
+    """The files share one folder here, so a name taken twice would show as '-2': each is the name any machine gives it."""
+    names = [step.path.name for step in short_match.steps]
+    assert len(set(names)) == len(names)
+    for step in short_match.steps[1:]:  # the invitation was named with -o
+        assert step.path.name == saves.default_name(saves.read(step.path)), names
+    assert names[1].endswith("-g1-t0-deal2.toml") and names[-1].endswith("-keys.toml"), names  # beside g1-t0 and the last turn
+
+
 def _game_results(steps: list[Step]) -> dict[int, tuple[int, str | None, int]]:
     """Each game's first file showing it over (its index), winner (None for a tie) and points: the loser's pay-off pile (R10)."""
     results: dict[int, tuple[int, str | None, int]] = {}
