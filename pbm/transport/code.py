@@ -211,10 +211,13 @@ def _read_code(lines: list[str]) -> TurnCode:
             if _BODY.fullmatch(text) and _check(label, text) == end[4]:
                 chunk = text
         parts.append(_Part(number, total, tag, chunk))
-    codes = {}
-    for tag in dict.fromkeys(p.tag for p in parts):
+    by_tag: dict[str, list[_Part]] = {}
+    for part in parts:
+        by_tag.setdefault(part.tag, []).append(part)
+    codes: dict[str, TurnCode | CodeError] = {}
+    for tag, its_parts in by_tag.items():
         try:
-            codes[tag] = _whole(tag, [p for p in parts if p.tag == tag])
+            codes[tag] = _whole(tag, its_parts)
         except CodeError as e:
             codes[tag] = e
     good = [c for c in codes.values() if isinstance(c, TurnCode)]
@@ -315,67 +318,115 @@ def _cut(text: str) -> str:
     return "\n".join(lines[start : end + 1])
 
 
+# TOML scan state: inside a multi-line string, array depth, inline-table depth, a value due, an `=` due, at a statement's
+# start, and what the scan is inside of: "" nothing, '"' or "'" a one-line string, "]" or "]]" a table header, "#" a comment
+_State = tuple[bool, int, int, bool, bool, bool, str]
+_BASIC_STOP = re.compile(r'[\\"]')  # what ends a run of plain characters in a basic string
+_LITERAL_STOP = re.compile("'")  # in a literal string
+
+
 def unwrap(text: str) -> str:
     """`text` with the lines a re-wrapping client broke joined back: each break leaves a line that cannot end there.
 
     Lines end inside a one-line string, inside a multi-line string without a line-ending backslash, inside an inline
-    table, after `=` or after a key alone (pbm/savetext.py writes no line that could be broken elsewhere).
+    table, after `=` or after a key alone (pbm/savetext.py writes no line that could be broken elsewhere). One pass:
+    each line joined on is scanned once, from the state the scan had reached a few characters before the break.
     """
     lines = text.split("\n")
     out = []
     in_text, depth = False, 0
     i = 0
     while i < len(lines):
-        line = lines[i]
+        state: _State = (in_text, depth, 0, False, False, depth == 0 and not in_text, "")
+        joined: list[str] = []  # the lines joined so far, each without the whitespace at the break
+        window, at, backslashes = "", 0, 0  # the text scanned from `state` on (from `at`); backslashes ending `joined`
+        piece = lines[i]
         while True:
-            after, broken = _scan(line, in_text, depth)
-            if not broken or i + 1 >= len(lines):
+            core = piece.rstrip()
+            window += core
+            text_now = window + piece[len(core) :]
+            safe, at = _run(text_now, at, state, len(window) - 2)  # what no character after the break can change
+            end, _ = _run(text_now, at, safe, len(text_now))
+            ending = len(core) - len(core.rstrip("\\"))
+            ending += backslashes if ending == len(core) else 0
+            if i + 1 >= len(lines) or not _broken(end, ending):
+                out.append("".join(joined) + piece)
+                in_text, depth = end[0], end[1]
                 break
+            joined.append(core)
+            window, state, at, backslashes = window[at:], safe, 0, ending
             i += 1
-            line = line.rstrip() + lines[i].lstrip()
-        out.append(line)
-        (in_text, depth), i = after, i + 1
+            piece = lines[i].lstrip()
+        i += 1
     return "\n".join(out)
 
 
-def _scan(line: str, in_text: bool, depth: int) -> tuple[tuple[bool, int], bool]:
-    """TOML state after `line` (inside a multi-line string, array depth) from the state before it, and whether it is broken."""
-    i, n = 0, len(line)
-    braces, wants_value, wants_equals = 0, False, False
-    statement = depth == 0 and not in_text
-    while i < n:
+def _broken(state: _State, backslashes: int) -> bool:
+    """Whether a line whose scan ends in `state` (its text ending in `backslashes` backslashes) cannot end there."""
+    in_text, depth, braces, wants_value, wants_equals, _, inside = state
+    if in_text:
+        return backslashes % 2 == 0  # no line-ending backslash: a break
+    return inside in ("'", '"', "]", "]]") or braces > 0 or wants_value or (wants_equals and depth == 0)
+
+
+def _run(line: str, i: int, state: _State, stop: int) -> tuple[_State, int]:
+    """The scan state of `line` from `state` at `i` on, and where it stands, once each step that starts before `stop` is taken.
+
+    A step reads at most three characters from where it starts, so the steps before len(line) - 2 mean the same
+    whatever is joined after `line`.
+    """
+    in_text, depth, braces, wants_value, wants_equals, statement, inside = state
+    while i < stop:
         if in_text:
-            if line[i] == "\\":
-                i += 2
-            elif line.startswith('"""', i):
-                in_text, i = False, i + 3
+            found = _BASIC_STOP.search(line, i, stop)
+            if found is None:
+                i = stop
             else:
-                i += 1
+                i = found.start()
+                if line[i] == "\\":
+                    i += 2
+                elif line.startswith('"""', i):
+                    in_text, i = False, i + 3
+                else:
+                    i += 1
+            continue
+        if inside == "#":
+            i = stop
+            break
+        if inside in ("]", "]]"):  # a table header: its closing bracket
+            close = line.find(inside, i, stop + len(inside) - 1)
+            if close < 0:
+                i = stop
+            else:
+                inside, i = "", close + len(inside)
+            continue
+        if inside:  # a one-line string: basic strings have escapes, literal ones none
+            found = (_BASIC_STOP if inside == '"' else _LITERAL_STOP).search(line, i, stop)
+            if found is None:
+                i = stop
+            elif line[found.start()] == "\\":
+                i = found.start() + 2
+            else:
+                inside, wants_value, i = "", False, found.start() + 1
             continue
         c = line[i]
         if c in " \t":
             i += 1
             continue
         if c == "#":
-            break
+            inside = "#"
+            continue
         if statement:
             statement = False
             if c == "[":  # a table header, [a.b] or [[a.b]]
-                bracket = "]]" if line.startswith("[[", i) else "]"
-                close = line.find(bracket, i)
-                if close < 0:
-                    return (in_text, depth), True
-                i = close + len(bracket)
+                inside = "]]" if line.startswith("[[", i) else "]"
                 continue
             wants_equals = True
         if line.startswith('"""', i):
             in_text, wants_value, i = True, False, i + 3
             continue
         if c in "\"'":
-            close = _closing(line, i)
-            if close < 0:
-                return (in_text, depth), True
-            wants_value, i = False, close + 1
+            inside, i = c, i + 1
             continue
         if c == "=":
             wants_equals, wants_value = False, True
@@ -388,21 +439,5 @@ def _scan(line: str, in_text: bool, depth: int) -> tuple[tuple[bool, int], bool]
         elif c not in ",":
             wants_value = False
         i += 1
-    if in_text:
-        rest = line.rstrip()
-        return (True, depth), (len(rest) - len(rest.rstrip("\\"))) % 2 == 0  # no line-ending backslash: a break
-    return (False, depth), braces > 0 or wants_value or (wants_equals and depth == 0)
+    return (in_text, depth, braces, wants_value, wants_equals, statement, inside), i
 
-
-def _closing(line: str, start: int) -> int:
-    """Where the one-line string opening at `start` closes (basic strings have escapes, literal ones none); -1 if it does not."""
-    quote = line[start]
-    i = start + 1
-    while i < len(line):
-        if line[i] == "\\" and quote == '"':
-            i += 2
-        elif line[i] == quote:
-            return i
-        else:
-            i += 1
-    return -1
