@@ -303,8 +303,8 @@ def _repairs(text: str) -> list[bytes]:
     if "=3D" in plain or re.search(r"=\n", plain):  # quoted-printable, as a mail's source shows it
         readings.append(normal(quopri.decodestring(plain.encode("utf-8")).decode("utf-8", errors="replace")))
     repaired = []
-    for reading in readings:
-        candidate = unwrap(_cut(reading)).encode("utf-8")
+    for cut in dict.fromkeys(map(_cut, readings)):  # each text unwrapped once: most readings are the same
+        candidate = unwrap(cut).encode("utf-8")
         if candidate not in repaired:
             repaired.append(candidate)
     return repaired

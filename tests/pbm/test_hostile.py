@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 from cli_helpers import scratch
 from hostile import (
+    HOSTILE_TEXTS,
     Edit,
     Offer,
     Receiver,
+    around,
     campaign,
     message_edits,
     play_match,
@@ -30,6 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbm.errors import SaveFormatError, SpiteError
+from pbm.transport import code
 
 
 @dataclass
@@ -106,6 +109,25 @@ def test_a_file_that_leaves_out_what_it_owes_is_refused(match: Match, section: s
     )
     with pytest.raises(SpiteError, match=r"leaves out|carries nothing"):
         match.receiver.open(offer, match.edited(offer, edit))
+
+
+@pytest.mark.parametrize("name", HOSTILE_TEXTS)
+def test_a_hostile_text_as_long_as_the_reader_takes_is_refused_in_one_line(match: Match, name: str) -> None:
+    """Each text that the tolerant reader once took time for in the square of its size (20 s at 32 KiB, minutes at this size)."""
+    with pytest.raises(SpiteError) as refused:
+        match.receiver.paste(match.offers[-1], HOSTILE_TEXTS[name](code.MAX_INPUT))
+    assert str(refused.value) and "\n" not in str(refused.value)
+
+
+# the texts that hold no save's first line and no turn code: around them the file is what the reader finds
+@pytest.mark.parametrize("name", [name for name, text in HOSTILE_TEXTS.items() if b"SPITE" not in text(99).upper()])
+def test_a_file_re_wrapped_between_hostile_texts_reads_as_itself(match: Match, name: str) -> None:
+    """The longest file of the match, re-wrapped by a chat client between two hostile texts that fill the read limit."""
+    offer = max(match.offers, key=lambda o: len(o.data))
+    text = around(offer.data, name, 44)
+    assert len(text) > code.MAX_INPUT - 100
+    taken = match.receiver.paste(offer, text)
+    assert taken == offer.save and taken.hash == offer.save.hash
 
 
 @pytest.mark.slow
