@@ -3,8 +3,9 @@
 
 Each text of tests/pbm/hostile.py's HOSTILE_TEXTS (a string left open then short lines, keys alone, quote
 prefixes, many turn code parts...; each once took the reader time in the square of its size, 20 s at 32 KiB)
-is read as `spite play FILE`, `show` and `inbox` read any text (pbm.transport.code.read): alone, and around
-the longest example save re-wrapped at 44 columns (which must then read as itself). Sizes past today's read
+is read as `spite play FILE`, `show` and `inbox` read any text (pbm.transport.code.read): alone, around the
+longest example save re-wrapped at 44 columns (which must then read as itself), and pasted line by line at a
+terminal (`spite play -`: code.Pasted says when the paste is whole, then it is read). Sizes past today's read
 limit (code.MAX_INPUT) are read as if the limit were raised to them. CPU seconds, the best of `--repeat` runs.
 
     python benchmarks/hostile_text.py [--sizes 32,64,128,256] [--repeat 3]
@@ -27,12 +28,18 @@ from pbm.errors import SpiteError  # noqa: E402
 from pbm.transport import code  # noqa: E402
 
 
-def timed(data: bytes, repeat: int) -> tuple[float, str]:
-    """The best CPU time of reading `data`, and what became of it: "read" or "refused"."""
+def timed(data: bytes, repeat: int, pasted: bool = False) -> tuple[float, str]:
+    """The best CPU time of reading `data` (`pasted`: line by line, as at a terminal, then read), and what became of it."""
     best, what = float("inf"), ""
     for _ in range(repeat):
         started = time.process_time()
         try:
+            if pasted:
+                paste = code.Pasted()
+                for line in data.decode("utf-8", errors="replace").splitlines(keepends=True):
+                    if paste.add(line):
+                        break
+                data = paste.data
             code.read(data)
             what = "read"
         except SpiteError:
@@ -57,11 +64,11 @@ def main() -> None:
     print("|---|" + "---:|" * len(sizes))
     worst = dict.fromkeys(sizes, 0.0)
     for name, make in HOSTILE_TEXTS.items():
-        for where in ("alone", "around a save"):
+        for where in ("alone", "around a save", "pasted at a terminal"):
             cells = []
             for size in sizes:
-                data = make(size) if where == "alone" else around(text, name, 44, size)
-                seconds, what = timed(data, args.repeat)
+                data = around(text, name, 44, size) if where == "around a save" else make(size)
+                seconds, what = timed(data, args.repeat, pasted=where == "pasted at a terminal")
                 if where == "around a save" and b"SPITE" not in make(99).upper():
                     assert what == "read" and code.read(data) == save, name  # the file, still read as itself
                 worst[size] = max(worst[size], seconds)

@@ -14,7 +14,7 @@ import binascii
 import quopri
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from nacl.bindings import crypto_hash_sha256
@@ -162,17 +162,57 @@ def read(data: bytes) -> SaveFile | TurnCode:
     return _read_save(data, text)
 
 
-def whole(text: str) -> bool:
-    """Whether pasted `text` holds all it will: every part of a turn code, or a save to its last line."""
-    if savetext.TAIL in text:
+class Pasted:
+    """Text pasted at a terminal, given line by line, and whether it holds all it will: every part of a turn code, or a save
+    to its last line. Each line is looked at once; the text is read whole only when the parts in it make whole codes."""
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+        self.size = 0  # characters
+        self._parts = _Parts()
+        self._tags: dict[str, tuple[set[int], set[int]]] = {}  # each tag's totals, and its numbers with a good part
+        self._counted = 0  # parts of self._parts counted in self._tags
+        self._incomplete: set[str] = set()  # the tags that lack a part
+        self._refused = False  # read whole with every code whole, it was refused: no line can make it read
+
+    @property
+    def data(self) -> bytes:
+        return "".join(self._lines).encode("utf-8")
+
+    def add(self, line: str) -> bool:
+        """Take `line` (with its line break) and say whether the text now holds all it will."""
+        self._lines.append(line)
+        self.size += len(line)
+        if savetext.TAIL in line:
+            return True
+        text = normal(line)
+        for each in (text[:-1] if text.endswith("\n") else text).split("\n"):
+            self._parts.add(_QUOTE.sub("", each))
+        if self._refused or not self._whole_codes():
+            return False
+        try:
+            read(self.data)
+        except SpiteError:
+            self._refused = True  # each code is whole: more lines only add codes to refuse
+            return False
         return True
-    if "END SPITE" not in text:
-        return False
-    try:
-        read(text.encode("utf-8"))
-    except SpiteError:
-        return False
-    return True
+
+    def _whole_codes(self) -> bool:
+        """Whether there are codes and each has its parts, of one count, each whole (a part still open counts as cut)."""
+        for part in self._parts.parts[self._counted :]:
+            totals, good = self._tags.setdefault(part.tag, (set(), set()))
+            totals.add(part.total)
+            if part.chunk is not None:
+                good.add(part.number)
+            if len(totals) == 1 and good.issuperset(range(1, part.total + 1)):
+                self._incomplete.discard(part.tag)
+            else:
+                self._incomplete.add(part.tag)
+        self._counted = len(self._parts.parts)
+        began = self._parts.open
+        if began is not None and (began.tag in self._incomplete or self._tags.get(began.tag, ({0},))[0] != {began.total}):
+            return False
+        return bool(self._tags) and not self._incomplete
 
 
 def normal(text: str) -> str:
@@ -188,29 +228,51 @@ class _Part:
     chunk: str | None  # None: damaged or cut
 
 
+class _Parts:
+    """The parts of turn codes in lines given one at a time (quote prefixes gone), each found by its BEGIN line."""
+
+    def __init__(self) -> None:
+        self.parts: list[_Part] = []
+        self.open: _Part | None = None  # a part begun: its lines so far in self._body
+        self._body: list[str] = []
+
+    def add(self, line: str) -> None:
+        """Take the next line."""
+        if self.open is not None:
+            if not _MARK.search(line):
+                self._body.append("".join(line.split()))
+                return
+            number, total, tag = self.open.number, self.open.total, self.open.tag
+            end = _END.search(line)
+            if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
+                label = f"{number}/{total} {tag}" if total > 1 else tag
+                text = "".join(self._body)
+                good = _BODY.fullmatch(text) and _check(label, text) == end[4]
+                self._close(text if good else None)
+                return
+            self._close(None)  # cut: another BEGIN or END line came first
+        begin = _BEGIN.search(line)
+        if begin is not None:
+            self.open, self._body = _Part(int(begin[1] or 1), int(begin[2] or 1), begin[3], None), []
+
+    def end(self) -> list[_Part]:
+        """Every part, once the last line came (a part still open is cut)."""
+        if self.open is not None:
+            self._close(None)
+        return self.parts
+
+    def _close(self, chunk: str | None) -> None:
+        assert self.open is not None
+        self.parts.append(replace(self.open, chunk=chunk))
+        self.open = None
+
+
 def _read_code(lines: list[str]) -> TurnCode:
     """The one turn code in `lines` (quote prefixes gone); the newest of a match if several, each part found by its BEGIN line."""
-    parts = []
-    i = 0
-    while i < len(lines):
-        begin = _BEGIN.search(lines[i])
-        i += 1
-        if begin is None:
-            continue
-        number, total, tag = int(begin[1] or 1), int(begin[2] or 1), begin[3]
-        body: list[str] = []
-        chunk = None
-        while i < len(lines) and not _MARK.search(lines[i]):
-            body.append("".join(lines[i].split()))
-            i += 1
-        end = _END.search(lines[i]) if i < len(lines) else None
-        if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
-            i += 1
-            label = f"{number}/{total} {tag}" if total > 1 else tag
-            text = "".join(body)
-            if _BODY.fullmatch(text) and _check(label, text) == end[4]:
-                chunk = text
-        parts.append(_Part(number, total, tag, chunk))
+    found = _Parts()
+    for line in lines:
+        found.add(line)
+    parts = found.end()
     by_tag: dict[str, list[_Part]] = {}
     for part in parts:
         by_tag.setdefault(part.tag, []).append(part)

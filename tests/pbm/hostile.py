@@ -291,8 +291,8 @@ def _tags(size: int) -> bytes:
     return "".join(f"BEGIN SPITE TURN {base64.b32encode(rng.randbytes(5)).decode()[:5]}\n" for _ in range(size // 23)).encode()
 
 
-# Texts that the tolerant reader took time for in the square of their size (a 32 KiB one 20 s), each line broken where
-# a line cannot end or turned into one more part to sort: what a stranger's mail or a hostile chat message can be.
+# Texts that the tolerant reader took time for in the square of their size (a 32 KiB one 20 s; pasted at a terminal,
+# minutes), each line broken where a line cannot end or one more part to sort: what a stranger's mail or chat can be.
 HOSTILE_TEXTS: dict[str, Callable[[int], bytes]] = {
     "a basic string left open, then short lines": lambda n: _lines(n, 'a = "\n', "xy\n"),
     "a literal string left open, then short lines": lambda n: _lines(n, "a = '\n", "xy\n"),
@@ -308,6 +308,8 @@ HOSTILE_TEXTS: dict[str, Callable[[int], bytes]] = {
     "a save's first line, then an open string": lambda n: _lines(n, f'{savetext.HEAD}\nformat = "', "x\n"),
     "turn code parts, each of its own tag": _tags,
     "a turn code part that never ends": lambda n: _lines(n, "BEGIN SPITE TURN AAAAA\n", "QUJD\n"),
+    "a turn code's BEGIN line, then END lines": lambda n: _lines(n, "BEGIN SPITE TURN AAAAA\n", "END SPITE TURN AAAAA AAAAAA\n"),
+    "an END SPITE line, then short lines": lambda n: _lines(n, "END SPITE\n", "xy\n"),
 }
 
 

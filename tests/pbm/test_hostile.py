@@ -119,6 +119,18 @@ def test_a_hostile_text_as_long_as_the_reader_takes_is_refused_in_one_line(match
     assert str(refused.value) and "\n" not in str(refused.value)
 
 
+@pytest.mark.parametrize("name", HOSTILE_TEXTS)
+def test_a_hostile_text_pasted_at_a_terminal_is_read_whole_once_at_most(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Line by line, as `spite play -` takes a paste: each line is looked at once, not the whole text again (minutes at 32 KiB)."""
+    reads: list[int] = []
+    read = code.read
+    monkeypatch.setattr(code, "read", lambda data: reads.append(len(data)) or read(data))
+    pasted = code.Pasted()
+    lines = HOSTILE_TEXTS[name](code.MAX_INPUT).decode("utf-8", errors="ignore").splitlines(keepends=True)
+    assert not [line for line in lines if pasted.add(line)] and pasted.size == sum(map(len, lines))
+    assert len(reads) <= 1
+
+
 # the texts that hold no save's first line and no turn code: around them the file is what the reader finds
 @pytest.mark.parametrize("name", [name for name, text in HOSTILE_TEXTS.items() if b"SPITE" not in text(99).upper()])
 def test_a_file_re_wrapped_between_hostile_texts_reads_as_itself(match: Match, name: str) -> None:

@@ -289,3 +289,21 @@ def test_unwrap_joins_a_line_broken_inside_each_token_as_one_scan_of_it_would() 
         ("a = 'x\\\ny'", "a = 'x\\y'"),  # a literal string has no escapes
     ):
         assert code.unwrap(text) == joined, text
+
+
+def test_a_paste_given_line_by_line_is_whole_at_its_last_end_line(people: tuple[Identity, ...]) -> None:
+    """As `spite play -` reads a terminal: a code of three parts (the first pasted twice, among chat) is whole at the last
+    part's END line and not before, a save at its last line, and a code whose last part lost its BEGIN line never."""
+    save = turn_save(people, reveals=30)
+    parts = code.encode(save)
+    for text, whole in (
+        ("\n\nlol\n".join([parts[0], quoted(parts[0]), *parts[1:]]) + "\n", True),
+        (saves.to_toml(save).decode(), True),
+        ("\n".join(parts[:2]) + "\n" + parts[2].split("\n", 1)[1], False),
+    ):
+        lines = text.splitlines(keepends=True)
+        pasted = code.Pasted()
+        said = [pasted.add(line) for line in lines]
+        assert said == [False] * (len(lines) - 1) + [whole]
+        read = code.read(pasted.data) if whole else None
+        assert read is None or (completed(read, save) if isinstance(read, TurnCode) else read).hash == save.hash
