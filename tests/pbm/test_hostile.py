@@ -4,7 +4,8 @@ Property tests (hypothesis) over a real match: each file of it, edited as a chea
 program could and signed again, is offered to its receiver exactly as `spite play` opens it. A save-level
 edit must be refused by the save's schema, naming the field; a protocol-message edit must be refused
 with a SpiteError (one line, exit 1), by pbm/protocol/'s typed messages or its checks of what a file owes.
-The slow campaign behind the README's fuzz figures runs the same edits (benchmarks/fuzz_saves.py).
+Hostile texts (each once read in time in the square of its size) must be refused in one line, pasted or mailed.
+The slow campaign behind the README's fuzz figures runs the same edits and texts (benchmarks/fuzz_saves.py).
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def test_a_file_re_wrapped_between_hostile_texts_reads_as_itself(match: Match, n
 
 @pytest.mark.slow
 def test_the_fuzz_campaign_has_no_traceback_and_accepts_nothing_changed(tmp_path: Path) -> None:
-    """The README's fuzz figures, as a test: 3 x 5,000 inputs over a longer match (benchmarks/fuzz_saves.py prints them)."""
+    """The README's fuzz figures, as a test: 4 x 5,000 inputs over a longer match (benchmarks/fuzz_saves.py prints them)."""
     with scratch(tmp_path) as root:
         offers = play_match(root, payoff=5, target=5)
         receiver = Receiver(root)
