@@ -173,7 +173,7 @@ class Pasted:
         self._tags: dict[str, tuple[set[int], set[int]]] = {}  # each tag's totals, and its numbers with a good part
         self._counted = 0  # parts of self._parts counted in self._tags
         self._incomplete: set[str] = set()  # the tags that lack a part
-        self._refused = False  # read whole with every code whole, it was refused: no line can make it read
+        self._refused = False  # refused once every code in it had its parts: no line added can make it read
 
     @property
     def data(self) -> bytes:
@@ -193,7 +193,7 @@ class Pasted:
         try:
             read(self.data)
         except SpiteError:
-            self._refused = True  # each code is whole: more lines only add codes to refuse
+            self._refused = True  # what makes it fail stays: more lines only add parts, whole or not
             return False
         return True
 
@@ -247,7 +247,7 @@ class _Parts:
             if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
                 label = f"{number}/{total} {tag}" if total > 1 else tag
                 text = "".join(self._body)
-                good = _BODY.fullmatch(text) and _check(label, text) == end[4]
+                good = _BODY.fullmatch(text) is not None and _check(label, text) == end[4]
                 self._close(text if good else None)
                 return
             self._close(None)  # cut: another BEGIN or END line came first
