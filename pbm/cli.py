@@ -366,12 +366,11 @@ def _pasted() -> bytes:
     if not sys.stdin.isatty():
         return sys.stdin.buffer.read(code.MAX_INPUT + 1)
     err.print("Paste the turn code (or the save): spite reads it once its last END SPITE line is in (Ctrl-D ends early).")
-    text = ""
+    pasted = code.Pasted()
     for line in sys.stdin:  # a terminal keeps reading after this: the prompt for moves comes next
-        text += line
-        if code.whole(text) or len(text) > code.MAX_INPUT:
+        if pasted.add(line) or pasted.size > code.MAX_INPUT:
             break
-    return text.encode("utf-8")
+    return pasted.data
 
 
 def _save_of(received: SaveFile | TurnCode, identity: Identity, journal: Journal) -> SaveFile:

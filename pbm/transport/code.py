@@ -14,7 +14,7 @@ import binascii
 import quopri
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from nacl.bindings import crypto_hash_sha256
@@ -163,17 +163,57 @@ def read(data: bytes) -> SaveFile | TurnCode:
     return _read_save(data, text)
 
 
-def whole(text: str) -> bool:
-    """Whether pasted `text` holds all it will: every part of a turn code, or a save to its last line."""
-    if savetext.TAIL in text:
+class Pasted:
+    """Text pasted at a terminal, given line by line, and whether it holds all it will: every part of a turn code, or a save
+    to its last line. Each line is looked at once; the text is read whole only when the parts in it make whole codes."""
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+        self.size = 0  # characters
+        self._parts = _Parts()
+        self._tags: dict[str, tuple[set[int], set[int]]] = {}  # each tag's totals, and its numbers with a good part
+        self._counted = 0  # parts of self._parts counted in self._tags
+        self._incomplete: set[str] = set()  # the tags that lack a part
+        self._refused = False  # refused once every code in it had its parts: no line added can make it read
+
+    @property
+    def data(self) -> bytes:
+        return "".join(self._lines).encode("utf-8")
+
+    def add(self, line: str) -> bool:
+        """Take `line` (with its line break) and say whether the text now holds all it will."""
+        self._lines.append(line)
+        self.size += len(line)
+        if savetext.TAIL in line:
+            return True
+        text = normal(line)
+        for each in (text[:-1] if text.endswith("\n") else text).split("\n"):
+            self._parts.add(_QUOTE.sub("", each))
+        if self._refused or not self._whole_codes():
+            return False
+        try:
+            read(self.data)
+        except SpiteError:
+            self._refused = True  # what makes it fail stays: more lines only add parts, whole or not
+            return False
         return True
-    if "END SPITE" not in text:
-        return False
-    try:
-        read(text.encode("utf-8"))
-    except SpiteError:
-        return False
-    return True
+
+    def _whole_codes(self) -> bool:
+        """Whether there are codes and each has its parts, of one count, each whole (a part still open counts as cut)."""
+        for part in self._parts.parts[self._counted :]:
+            totals, good = self._tags.setdefault(part.tag, (set(), set()))
+            totals.add(part.total)
+            if part.chunk is not None:
+                good.add(part.number)
+            if len(totals) == 1 and good.issuperset(range(1, part.total + 1)):
+                self._incomplete.discard(part.tag)
+            else:
+                self._incomplete.add(part.tag)
+        self._counted = len(self._parts.parts)
+        began = self._parts.open
+        if began is not None and (began.tag in self._incomplete or self._tags.get(began.tag, ({0},))[0] != {began.total}):
+            return False
+        return bool(self._tags) and not self._incomplete
 
 
 def normal(text: str) -> str:
@@ -189,33 +229,58 @@ class _Part:
     chunk: str | None  # None: damaged or cut
 
 
+class _Parts:
+    """The parts of turn codes in lines given one at a time (quote prefixes gone), each found by its BEGIN line."""
+
+    def __init__(self) -> None:
+        self.parts: list[_Part] = []
+        self.open: _Part | None = None  # a part begun: its lines so far in self._body
+        self._body: list[str] = []
+
+    def add(self, line: str) -> None:
+        """Take the next line."""
+        if self.open is not None:
+            if not _MARK.search(line):
+                self._body.append("".join(line.split()))
+                return
+            number, total, tag = self.open.number, self.open.total, self.open.tag
+            end = _END.search(line)
+            if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
+                label = f"{number}/{total} {tag}" if total > 1 else tag
+                text = "".join(self._body)
+                good = _BODY.fullmatch(text) is not None and _check(label, text) == end[4]
+                self._close(text if good else None)
+                return
+            self._close(None)  # cut: another BEGIN or END line came first
+        begin = _BEGIN.search(line)
+        if begin is not None:
+            self.open, self._body = _Part(int(begin[1] or 1), int(begin[2] or 1), begin[3], None), []
+
+    def end(self) -> list[_Part]:
+        """Every part, once the last line came (a part still open is cut)."""
+        if self.open is not None:
+            self._close(None)
+        return self.parts
+
+    def _close(self, chunk: str | None) -> None:
+        assert self.open is not None
+        self.parts.append(replace(self.open, chunk=chunk))
+        self.open = None
+
+
 def _read_code(lines: list[str]) -> TurnCode:
     """The one turn code in `lines` (quote prefixes gone); the newest of a match if several, each part found by its BEGIN line."""
-    parts = []
-    i = 0
-    while i < len(lines):
-        begin = _BEGIN.search(lines[i])
-        i += 1
-        if begin is None:
-            continue
-        number, total, tag = int(begin[1] or 1), int(begin[2] or 1), begin[3]
-        body: list[str] = []
-        chunk = None
-        while i < len(lines) and not _MARK.search(lines[i]):
-            body.append("".join(lines[i].split()))
-            i += 1
-        end = _END.search(lines[i]) if i < len(lines) else None
-        if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
-            i += 1
-            label = f"{number}/{total} {tag}" if total > 1 else tag
-            text = "".join(body)
-            if _BODY.fullmatch(text) and _check(label, text) == end[4]:
-                chunk = text
-        parts.append(_Part(number, total, tag, chunk))
-    codes = {}
-    for tag in dict.fromkeys(p.tag for p in parts):
+    found = _Parts()
+    for line in lines:
+        found.add(line)
+    parts = found.end()
+    by_tag: dict[str, list[_Part]] = {}
+    for part in parts:
+        by_tag.setdefault(part.tag, []).append(part)
+    codes: dict[str, TurnCode | CodeError] = {}
+    for tag, its_parts in by_tag.items():
         try:
-            codes[tag] = _whole(tag, [p for p in parts if p.tag == tag])
+            codes[tag] = _whole(tag, its_parts)
         except CodeError as e:
             codes[tag] = e
     good = [c for c in codes.values() if isinstance(c, TurnCode)]
@@ -303,8 +368,8 @@ def _repairs(text: str) -> list[bytes]:
     if "=3D" in plain or re.search(r"=\n", plain):  # quoted-printable, as a mail's source shows it
         readings.append(normal(quopri.decodestring(plain.encode("utf-8")).decode("utf-8", errors="replace")))
     repaired = []
-    for reading in readings:
-        candidate = unwrap(_cut(reading)).encode("utf-8")
+    for cut in dict.fromkeys(map(_cut, readings)):  # each text unwrapped once: most readings are the same
+        candidate = unwrap(cut).encode("utf-8")
         if candidate not in repaired:
             repaired.append(candidate)
     return repaired
@@ -318,67 +383,115 @@ def _cut(text: str) -> str:
     return "\n".join(lines[start : end + 1])
 
 
+# TOML scan state: inside a multi-line string, array depth, inline-table depth, a value due, an `=` due, at a statement's
+# start, and what the scan is inside of: "" nothing, '"' or "'" a one-line string, "]" or "]]" a table header, "#" a comment
+_State = tuple[bool, int, int, bool, bool, bool, str]
+_BASIC_STOP = re.compile(r'[\\"]')  # what ends a run of plain characters in a basic string
+_LITERAL_STOP = re.compile("'")  # in a literal string
+
+
 def unwrap(text: str) -> str:
     """`text` with the lines a re-wrapping client broke joined back: each break leaves a line that cannot end there.
 
     Lines end inside a one-line string, inside a multi-line string without a line-ending backslash, inside an inline
-    table, after `=` or after a key alone (pbm/savetext.py writes no line that could be broken elsewhere).
+    table, after `=` or after a key alone (pbm/savetext.py writes no line that could be broken elsewhere). One pass:
+    each line joined on is scanned once, from the state the scan had reached a few characters before the break.
     """
     lines = text.split("\n")
     out = []
     in_text, depth = False, 0
     i = 0
     while i < len(lines):
-        line = lines[i]
+        state: _State = (in_text, depth, 0, False, False, depth == 0 and not in_text, "")
+        joined: list[str] = []  # the lines joined so far, each without the whitespace at the break
+        window, at, backslashes = "", 0, 0  # the text scanned from `state` on (from `at`); backslashes ending `joined`
+        piece = lines[i]
         while True:
-            after, broken = _scan(line, in_text, depth)
-            if not broken or i + 1 >= len(lines):
+            core = piece.rstrip()
+            window += core
+            text_now = window + piece[len(core) :]
+            safe, at = _run(text_now, at, state, len(window) - 2)  # what no character after the break can change
+            end, _ = _run(text_now, at, safe, len(text_now))
+            ending = len(core) - len(core.rstrip("\\"))
+            ending += backslashes if ending == len(core) else 0
+            if i + 1 >= len(lines) or not _broken(end, ending):
+                out.append("".join(joined) + piece)
+                in_text, depth = end[0], end[1]
                 break
+            joined.append(core)
+            window, state, at, backslashes = window[at:], safe, 0, ending
             i += 1
-            line = line.rstrip() + lines[i].lstrip()
-        out.append(line)
-        (in_text, depth), i = after, i + 1
+            piece = lines[i].lstrip()
+        i += 1
     return "\n".join(out)
 
 
-def _scan(line: str, in_text: bool, depth: int) -> tuple[tuple[bool, int], bool]:
-    """TOML state after `line` (inside a multi-line string, array depth) from the state before it, and whether it is broken."""
-    i, n = 0, len(line)
-    braces, wants_value, wants_equals = 0, False, False
-    statement = depth == 0 and not in_text
-    while i < n:
+def _broken(state: _State, backslashes: int) -> bool:
+    """Whether a line whose scan ends in `state` (its text ending in `backslashes` backslashes) cannot end there."""
+    in_text, depth, braces, wants_value, wants_equals, _, inside = state
+    if in_text:
+        return backslashes % 2 == 0  # no line-ending backslash: a break
+    return inside in ("'", '"', "]", "]]") or braces > 0 or wants_value or (wants_equals and depth == 0)
+
+
+def _run(line: str, i: int, state: _State, stop: int) -> tuple[_State, int]:
+    """The scan state of `line` from `state` at `i` on, and where it stands, once each step that starts before `stop` is taken.
+
+    A step reads at most three characters from where it starts, so the steps before len(line) - 2 mean the same
+    whatever is joined after `line`.
+    """
+    in_text, depth, braces, wants_value, wants_equals, statement, inside = state
+    while i < stop:
         if in_text:
-            if line[i] == "\\":
-                i += 2
-            elif line.startswith('"""', i):
-                in_text, i = False, i + 3
+            found = _BASIC_STOP.search(line, i, stop)
+            if found is None:
+                i = stop
             else:
-                i += 1
+                i = found.start()
+                if line[i] == "\\":
+                    i += 2
+                elif line.startswith('"""', i):
+                    in_text, i = False, i + 3
+                else:
+                    i += 1
+            continue
+        if inside == "#":
+            i = stop
+            break
+        if inside in ("]", "]]"):  # a table header: its closing bracket
+            close = line.find(inside, i, stop + len(inside) - 1)
+            if close < 0:
+                i = stop
+            else:
+                inside, i = "", close + len(inside)
+            continue
+        if inside:  # a one-line string: basic strings have escapes, literal ones none
+            found = (_BASIC_STOP if inside == '"' else _LITERAL_STOP).search(line, i, stop)
+            if found is None:
+                i = stop
+            elif line[found.start()] == "\\":
+                i = found.start() + 2
+            else:
+                inside, wants_value, i = "", False, found.start() + 1
             continue
         c = line[i]
         if c in " \t":
             i += 1
             continue
         if c == "#":
-            break
+            inside = "#"
+            continue
         if statement:
             statement = False
             if c == "[":  # a table header, [a.b] or [[a.b]]
-                bracket = "]]" if line.startswith("[[", i) else "]"
-                close = line.find(bracket, i)
-                if close < 0:
-                    return (in_text, depth), True
-                i = close + len(bracket)
+                inside = "]]" if line.startswith("[[", i) else "]"
                 continue
             wants_equals = True
         if line.startswith('"""', i):
             in_text, wants_value, i = True, False, i + 3
             continue
         if c in "\"'":
-            close = _closing(line, i)
-            if close < 0:
-                return (in_text, depth), True
-            wants_value, i = False, close + 1
+            inside, i = c, i + 1
             continue
         if c == "=":
             wants_equals, wants_value = False, True
@@ -391,21 +504,5 @@ def _scan(line: str, in_text: bool, depth: int) -> tuple[tuple[bool, int], bool]
         elif c not in ",":
             wants_value = False
         i += 1
-    if in_text:
-        rest = line.rstrip()
-        return (True, depth), (len(rest) - len(rest.rstrip("\\"))) % 2 == 0  # no line-ending backslash: a break
-    return (False, depth), braces > 0 or wants_value or (wants_equals and depth == 0)
+    return (in_text, depth, braces, wants_value, wants_equals, statement, inside), i
 
-
-def _closing(line: str, start: int) -> int:
-    """Where the one-line string opening at `start` closes (basic strings have escapes, literal ones none); -1 if it does not."""
-    quote = line[start]
-    i = start + 1
-    while i < len(line):
-        if line[i] == "\\" and quote == '"':
-            i += 2
-        elif line[i] == quote:
-            return i
-        else:
-            i += 1
-    return -1

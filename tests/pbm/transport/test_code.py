@@ -265,3 +265,47 @@ def test_text_that_is_neither_a_save_nor_a_code_gets_the_save_readers_error() ->
         code.read(b"hi Bob, did you get my turn?\nsee you")
     with pytest.raises(CodeError, match=f"at most {code.MAX_INPUT // 1024} KiB"):
         code.read(b"x" * (code.MAX_INPUT + 1))
+
+
+# --- hostile text: every repair in one pass ---
+
+
+def test_a_save_re_wrapped_at_any_width_reads_back(people: tuple[Identity, ...]) -> None:
+    """Lines broken at every column a client may wrap at, through escapes, the quotes that close a multi-line string and the
+    brackets of a table header: the reader joins each back, going on from a few characters before the break."""
+    names = (Player('"Alice\\"\\\\"(demo)\\\\', people[0].public_text), Player('Bob\\"\\\\\\"""x""', people[1].public_text))
+    save = turn_save(people, reveals=6, players=names)
+    text = saves.to_toml(save).decode()
+    assert '\\\\\\"' in text and '"""' in text and "[[players]]" in text
+    for width in range(44, 77):
+        for mangled in (hard_wrap(text, width), quoted(hard_wrap(text, width)), hard_wrap(quoted(text), width)):
+            assert code.read(mangled.encode()) == save, width
+
+
+def test_unwrap_joins_a_line_broken_inside_each_token_as_one_scan_of_it_would() -> None:
+    """A break inside an escape, inside the quotes that close a multi-line string, or inside `]]`: the line is joined."""
+    for text, joined in (
+        ('a = "x\\\n" y"', 'a = "x\\" y"'),  # an escaped quote: the break fell after its backslash
+        ('a = """x\\\ny""\n"', 'a = """x\\\ny"""'),  # and closed across it
+        ("[[a.b]\n]\nc = 1", "[[a.b]]\nc = 1"),
+        ("a = 'x\\\ny'", "a = 'x\\y'"),  # a literal string has no escapes
+    ):
+        assert code.unwrap(text) == joined, text
+
+
+def test_a_paste_given_line_by_line_is_whole_at_its_last_end_line(people: tuple[Identity, ...]) -> None:
+    """As `spite play -` reads a terminal: a code of three parts (the first pasted twice, among chat) is whole at the last
+    part's END line and not before, a save at its last line, and a code whose last part lost its BEGIN line never."""
+    save = turn_save(people, reveals=30)
+    parts = code.encode(save)
+    for text, whole in (
+        ("\n\nlol\n".join([parts[0], quoted(parts[0]), *parts[1:]]) + "\n", True),
+        (saves.to_toml(save).decode(), True),
+        ("\n".join(parts[:2]) + "\n" + parts[2].split("\n", 1)[1], False),
+    ):
+        lines = text.splitlines(keepends=True)
+        pasted = code.Pasted()
+        said = [pasted.add(line) for line in lines]
+        assert said == [False] * (len(lines) - 1) + [whole]
+        read = code.read(pasted.data) if whole else None
+        assert read is None or (completed(read, save) if isinstance(read, TurnCode) else read).hash == save.hash
