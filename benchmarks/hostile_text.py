@@ -8,7 +8,7 @@ longest example save re-wrapped at 44 columns (which must then read as itself), 
 terminal (`spite play -`: code.Pasted says when the paste is whole, then it is read). Sizes past today's read
 limit (code.MAX_INPUT) are read as if the limit were raised to them. CPU seconds, the best of `--repeat` runs.
 
-    python benchmarks/hostile_text.py [--sizes 32,64,128,256] [--repeat 3]
+    python benchmarks/hostile_text.py [--sizes 32,128,256,320] [--repeat 3]   (by default up to the save limit and the read limit)
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def timed(data: bytes, repeat: int, pasted: bool = False) -> tuple[float, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="32,64,128", help="KiB, comma-separated")
+    parser.add_argument("--sizes", default=f"32,128,{saves.MAX_BYTES // 1024},{code.MAX_INPUT // 1024}", help="KiB, comma-separated")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     sizes = [int(kib) * 1024 for kib in args.sizes.split(",")]

@@ -29,7 +29,7 @@ PART_CHARS = 2000  # a part fits one message of Discord or Signal (about 2,000),
 LINE = 64  # characters of a line of a part
 BODY_LINES = 29  # lines of code a part holds: with its BEGIN and END lines, at most PART_CHARS characters
 MAX_PARTS = 4  # past this, send the file: pasting more messages than that is no longer a chat
-MAX_INPUT = 2 * saves.MAX_BYTES  # pasted text read at most: a mailed, quoted or quoted-printable save, or the codes of a few turns
+MAX_INPUT = saves.MAX_BYTES + saves.MAX_BYTES // 4  # pasted text read at most: a save quoted or quoted-printable (a few % more)
 _CODE_LIMIT = 64 * 1024  # what a turn code may unpack to: far above any turn, far below harm
 _BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 # the preset dictionary of a code: a turn's keys and fixed values, which a short text would otherwise spell out (~180
