@@ -94,7 +94,7 @@ def test_a_damage_no_command_would_read_is_noticed_when_the_journal_is_opened(ma
     assert journal.read_bytes() == bytes(data) and files(mail.folder) == before
     # as the line says: moved aside, the file carries Bob's side and is played
     journal.rename(journal.with_name("journal.sqlite.damaged"))
-    played = mail.bob.ok("play", mail.latest, "--auto", "--think", THINK)
+    played = mail.bob.ok("play", mail.latest, "--auto", "--think", THINK, "--newest")  # with no record, spite asks that
     assert "no record of your side" in played.stderr, played
     assert len(files(mail.folder)) == len(before) + 1
 
