@@ -64,6 +64,9 @@ _ZDICT = to_json(
 _BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5})\s*$")
 _END = re.compile(r"END SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*$")
 _MARK = re.compile(r"(BEGIN|END) SPITE")
+_LABEL = re.compile(  # a BEGIN or END line's label, wherever it stands in a line
+    r"BEGIN SPITE TURN (?:[1-9][0-9]?/[1-9][0-9]? )?[A-Z2-7]{5}|END SPITE TURN (?:[1-9][0-9]?/[1-9][0-9]? )?[A-Z2-7]{5} [A-Z2-7]{6}"
+)
 _BODY = re.compile(r"[A-Za-z0-9+/]*")
 _QUOTE = re.compile(r"^\s*(?:[>|]\s?)+")
 _SPACES = dict.fromkeys(map(ord, "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"), " ")
@@ -154,13 +157,36 @@ def read(data: bytes) -> SaveFile | TurnCode:
             f"(a save itself at most {saves.MAX_BYTES // 1024} KiB)"
         )
     text = data.decode("utf-8", errors="replace")
-    if _MARK.search(text):
-        lines = [_QUOTE.sub("", line) for line in normal(text).split("\n")]
+    plain = normal(text)  # a chat's non-breaking or zero-width spaces inside BEGIN SPITE hide nothing
+    if _MARK.search(plain):
+        lines = [piece for line in plain.split("\n") for piece in _code_lines(line)]
         if any(_BEGIN.search(line) for line in lines):
             return _read_code(lines)
         if any(_END.search(line) for line in lines):
             raise CodeError(f"the turn code has lost its BEGIN SPITE line{_AGAIN}")
+    elif not _SAVE_MARK.search(plain) and "\ufffd" not in text:  # text, but not a save's (bytes that are not text: the save reader says so)
+        if _CODE_LINE.search(plain):
+            raise CodeError(f"this text has lines of a turn code but no BEGIN SPITE or END SPITE line{_AGAIN}")
+        raise CodeError("this text holds neither a turn code (no BEGIN SPITE line) nor a spite save (no spite-save format line)")
     return _read_save(data, text)
+
+
+_SAVE_MARK = re.compile(r"spite.save|^\s*[>|]?\s*format\s*=", re.M)  # a save's header, footer or format line, however mangled
+_CODE_LINE = re.compile(r"^\s*[A-Za-z0-9+/]{40,}\s*$", re.M)  # a line of code (64 characters, or a re-wrapped piece of one)
+
+
+def _code_lines(line: str) -> list[str]:
+    """A pasted line as lines of a turn code: its quote prefix gone, and each BEGIN or END label on a line of its own, as
+    a chat that joined the lines of a code into one, or put its time and sender's name before each, leaves them."""
+    line = _QUOTE.sub("", line)
+    if "SPITE" not in line:
+        return [line]
+    pieces, at = [], 0
+    for label in _LABEL.finditer(line):
+        pieces += [line[at : label.start()], label.group()]
+        at = label.end()
+    pieces.append(line[at:])
+    return [piece for piece in pieces if piece.strip()]
 
 
 class Pasted:
@@ -188,7 +214,8 @@ class Pasted:
             return True
         text = normal(line)
         for each in (text[:-1] if text.endswith("\n") else text).split("\n"):
-            self._parts.add(_QUOTE.sub("", each))
+            for piece in _code_lines(each):
+                self._parts.add(piece)
         if self._refused or not self._whole_codes():
             return False
         try:
@@ -241,8 +268,12 @@ class _Parts:
         """Take the next line."""
         if self.open is not None:
             if not _MARK.search(line):
-                self._body.append("".join(line.split()))
-                return
+                words = line.split()
+                if _BODY.fullmatch("".join(words)):  # spaces a client put in (re-wrapped, joined) are not the code's
+                    self._body.append("".join(words))
+                elif _BODY.fullmatch(words[-1]):  # a chat's time and sender before the line (a WhatsApp export)
+                    self._body.append(words[-1])
+                return  # else a chat's own words between the lines: not code (the part's checksum says if any was lost)
             number, total, tag = self.open.number, self.open.total, self.open.tag
             end = _END.search(line)
             if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
@@ -299,10 +330,14 @@ def _whole(tag: str, parts: list[_Part]) -> TurnCode:
     if any(p.total != total for p in parts):
         raise CodeError(f"the parts of turn code {tag} disagree on how many parts it has: some are damaged")
     chunks: list[str] = []
+    read = sorted({p.number for p in parts if p.chunk is not None})
     for number in range(1, total + 1):
         found = [p for p in parts if p.number == number]
         good = next((p.chunk for p in found if p.chunk is not None), None)
         which = f"part {number} of {total}" if total > 1 else "the turn code"
+        if good is None and not found and read:  # the parts pasted so far are whole: the rest are still to come
+            got = f"part {read[0]}" if len(read) == 1 else f"parts {', '.join(map(str, read[:-1]))} and {read[-1]}"
+            raise CodeError(f"{got} of {total} read; paste part {number} as well ({which} is missing){_AGAIN}")
         if good is None:
             raise CodeError(f"{which} is {'damaged or cut' if found else 'missing'}{_AGAIN}")
         chunks.append(good)

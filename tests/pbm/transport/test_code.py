@@ -260,9 +260,44 @@ def test_a_code_without_its_begin_line_is_named(people: tuple[Identity, ...]) ->
         code.read(part.split("\n", 1)[1].encode())
 
 
-def test_text_that_is_neither_a_save_nor_a_code_gets_the_save_readers_error() -> None:
-    with pytest.raises(SaveFormatError, match="not valid TOML"):
+def test_text_that_is_neither_a_save_nor_a_code_says_so() -> None:
+    with pytest.raises(CodeError, match=r"neither a turn code \(no BEGIN SPITE line\) nor a spite save"):
         code.read(b"hi Bob, did you get my turn?\nsee you")
+    with pytest.raises(SaveFormatError, match="not valid TOML"):  # what names itself a save is read as one
+        code.read(b'# spite save: play it with spite\nformat = "spite-save\n')
+
+
+def whatsapp(text: str) -> str:
+    """A chat exported as text: every line after the sender's date, time and name."""
+    return "\n".join(f"01/12/2026, 21:{40 + n % 10} - Bob: {line}" for n, line in enumerate(text.split("\n")))
+
+
+CHATS = {
+    "a WhatsApp export": whatsapp,
+    "non-breaking spaces": lambda t: t.replace(" ", "\u00a0"),
+    "zero-width characters": lambda t: t.replace("SPITE", "SP\u200bITE").replace("\n", "\u200d\n"),
+    "joined onto one line": lambda t: t.replace("\n", " "),
+    "joined without spaces": lambda t: t.replace("\n", ""),
+    "re-wrapped at 37 columns": lambda t: word_wrap(t, 37),
+    "hard-wrapped at 37 columns": lambda t: "\n".join(line[i : i + 37] for line in t.split("\n") for i in range(0, len(line), 37)),
+}
+
+
+@pytest.mark.parametrize("chat", CHATS.values(), ids=CHATS.keys())
+def test_a_code_survives_the_chats_people_use(people: tuple[Identity, ...], chat) -> None:
+    save = turn_save(people, reveals=20)
+    parts = code.encode(save)
+    assert len(parts) == 2
+    pasted = "\n\n".join(chat(part) for part in parts)
+    assert code.read(pasted.encode()).turn == code.read("\n".join(parts).encode()).turn
+
+
+def test_a_paste_of_some_parts_says_which_are_read_and_which_to_paste(people: tuple[Identity, ...]) -> None:
+    parts = code.encode(turn_save(people, reveals=20))
+    with pytest.raises(CodeError, match="part 1 of 2 read; paste part 2 as well"):
+        code.read(whatsapp(parts[0]).encode())
+    with pytest.raises(CodeError, match="lines of a turn code but no BEGIN SPITE or END SPITE line"):
+        code.read("\n".join(parts[0].split("\n")[1:-1]).encode())
     with pytest.raises(CodeError, match=f"at most {code.MAX_INPUT // 1024} KiB"):
         code.read(b"x" * (code.MAX_INPUT + 1))
 
