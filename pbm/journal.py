@@ -77,7 +77,7 @@ CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
 """
 _SAVE_COLUMNS = "match, seq, game, turn, hash, prev, signer, score0, score1, path, seen_at"
-_TABLES = frozenset({"matches", "saves", "seats", "written", "addresses", "mailed", "received", "mailboxes"})
+_TABLES = frozenset({"matches", "saves", "seats", "written", "unwritten", "addresses", "mailed", "received", "mailboxes"})
 _HOME_TROUBLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR")
 
 
