@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, Literal, Self
+from typing import Any, Self
 
 from engine.cards import Card
 from engine.dealer import Deal, DealerError, Draw
@@ -46,6 +46,7 @@ from pbm.protocol.messages import (
     Merge,
     Message,
     Reveal,
+    RevealKind,
     Secrets,
     Shuffle,
     Turn,
@@ -58,14 +59,13 @@ from pbm.protocol.shuffle import ShuffleContext
 
 __all__ = ["VERSION", "Party", "starter_of"]
 
-Kind = Literal["hand", "payoff"]
 
 
 @dataclass(slots=True)
 class _Staged:
     """What a received turn told this party, checked, waiting for the engine's dealer calls."""
 
-    reveals: list[tuple[Kind, int, int]] = field(default_factory=list)  # (kind, hand slot or -1, card index)
+    reveals: list[tuple[RevealKind, int, int]] = field(default_factory=list)  # (kind, hand slot or -1, card index)
     end: CheckedEnd | None = None
     consumed_end: bool = False
     ends_game: bool = False  # the turn ends its game, as the protocol reckons it on receipt
@@ -73,7 +73,7 @@ class _Staged:
 
 
 @dataclass(slots=True)
-class _Snapshot:
+class Snapshot:
     """What a message can change, as :meth:`Party.snapshot` took it."""
 
     game: GameRecord | None
@@ -244,7 +244,7 @@ class Party:
         g.face_up.add(index)
         return shown
 
-    def _next_staged(self, kind: Kind) -> tuple[Kind, int, int]:
+    def _next_staged(self, kind: RevealKind) -> tuple[RevealKind, int, int]:
         g = self._g()
         if not self._staged.reveals:
             raise ProtocolError(f"game {g.number}, turn {g.turn}: the moves turn up more cards than the message reveals")
@@ -391,7 +391,7 @@ class Party:
         elif outbox.reveals or outbox.end is not None:
             raise ProtocolError("cards were played but no moves are given to send")
         if state is not None and state.outcome is not None and g is not None and not self._deal_ready:
-            self._game_over(state)
+            self._game_over(state.turn, state.outcome)
             if g.number not in self.sent_secrets:
                 secrets = Secrets(g.number, tuple(self.keys[g.number]))
                 self.sent_secrets.add(g.number)
@@ -442,12 +442,12 @@ class Party:
             self.rollback(saved)
             raise
 
-    def snapshot(self) -> _Snapshot:
+    def snapshot(self) -> Snapshot:
         """What a message can change, to put back with :meth:`rollback` if it is refused."""
-        return _Snapshot(
+        return Snapshot(
             copy.deepcopy(self.game),
             copy.deepcopy(self.dealing),
-            copy.deepcopy(self.outbox),
+            dataclasses.replace(self.outbox, reveals=list(self.outbox.reveals)),  # the rest of it is frozen
             {g: list(k) for g, k in self.keys.items()},
             dict(self.seeds),
             dict(self.theirs),
@@ -458,7 +458,7 @@ class Party:
             self.their_version,
         )
 
-    def rollback(self, saved: _Snapshot) -> None:
+    def rollback(self, saved: Snapshot) -> None:
         """Put back what :meth:`snapshot` took, and forget what the refused message staged."""
         self.game, self.dealing, self.outbox, self.keys, self.seeds = saved.game, saved.dealing, saved.outbox, saved.keys, saved.seeds
         self.theirs, self._deal_ready, self.seq, self.record = saved.theirs, saved.deal_ready, saved.seq, saved.record
@@ -528,7 +528,7 @@ class Party:
         if self._staged.end is not None and not self._staged.consumed_end:
             raise ProtocolError(f"turn {g.turn if g else 0}: the message ends a turn that the moves do not end")
         if state is not None and state.outcome is not None and not self._deal_ready:
-            self._game_over(state)
+            self._game_over(state.turn, state.outcome)
         elif g is not None and g.number in self.theirs and not g.over:
             raise ProtocolError(f"game {g.number}: keys revealed before the game is over")
         msg = self._staged.message  # a second line behind check_deal1: the engine must agree that the game ended
@@ -536,15 +536,14 @@ class Party:
             raise ProtocolError(f"game {g.number} goes on, but the message starts the deal of game {msg.deal.game}")
         self._maybe_audit()
 
-    def _game_over(self, state: GameState) -> None:
-        """Note that the game ended as `state` says; the state must be this game's (its turn is the protocol's)."""
+    def _game_over(self, turn: int, outcome: Outcome) -> None:
+        """Note that the game ended at `turn` with `outcome`, as the engine's state says; its turn must be the protocol's."""
         g = self._g()
         if not g.over:
-            if state.turn != g.turn:
-                raise ProtocolError(f"the finished game given is at turn {state.turn}, but game {g.number} is at turn {g.turn}")
+            if turn != g.turn:
+                raise ProtocolError(f"the finished game given is at turn {turn}, but game {g.number} is at turn {g.turn}")
             g.over = True
-            if state.outcome is not None:
-                self.record = self.record.record(state.outcome)
+            self.record = self.record.record(outcome)
 
     def _maybe_audit(self) -> None:
         g = self.game
@@ -583,7 +582,7 @@ class Party:
         """The party that :meth:`export_public` and :meth:`export_secrets` describe."""
         try:
             party = cls(int(public["me"]), group.unb64(public["match"], 16, "the match id"), ruleset, rng)
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e
         partystate.load(party, public, secret, ruleset)
         return party

@@ -103,13 +103,14 @@ class Deal3:
 
 
 Deal = Deal1 | Deal2 | Deal3
+RevealKind = Literal["hand", "payoff"]
 
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """A hand card (`slot` from 0) or the next pay-off card, turned face up with a strip proof."""
 
-    kind: Literal["hand", "payoff"]
+    kind: RevealKind
     slot: int | None
     point: Point
     proof: bytes
