@@ -60,7 +60,6 @@ from pbm.protocol.shuffle import ShuffleContext
 __all__ = ["VERSION", "Party", "starter_of"]
 
 
-
 @dataclass(slots=True)
 class _Staged:
     """What a received turn told this party, checked, waiting for the engine's dealer calls."""
@@ -90,7 +89,11 @@ class Snapshot:
 
 
 class Party:
-    """One player's side of the protocol: its secrets, its record of the game, and the Dealer for its own engine."""
+    """One player's side of the protocol: its secrets, its record of the game, and the Dealer for its own engine.
+
+    It holds `checks` (a received turn's checks) and `deals` (the deal's steps); the underscored helpers under
+    *facts* are theirs too (and what a test's modified party overrides).
+    """
 
     def __init__(self, me: int, match: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> None:
         if me not in (0, 1):
