@@ -72,7 +72,7 @@ def one_game(seed: int, bots: tuple[str, str]) -> tuple[list[float], list[float]
     receiver_ms: list[float] = []
     turn_sizes: list[int] = []
     deal_sizes: list[int] = []
-    message = seats[0].send()
+    message = seats[0].send().to_data()
     cur = 1
     while True:
         size = len(tomli_w.dumps(message).encode())
@@ -88,7 +88,7 @@ def one_game(seed: int, bots: tuple[str, str]) -> tuple[list[float], list[float]
         moved = seat.my_turn
         while seat.my_turn:
             seat.play(players[cur].choose(seat.state.view(cur)))  # type: ignore[union-attr]
-        message = seat.send()
+        message = seat.send().to_data()
         if moved:
             mover_ms.append((seat.party.spent - before) * 1000)
         cur = 1 - cur

@@ -9,7 +9,7 @@ from engine.dealer import Dealer
 from engine.game import apply, new_game
 from engine.moves import Move
 from engine.rules import G4A, Ruleset
-from engine.state import GameState, Outcome
+from engine.state import Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +19,6 @@ class PlayedGame:
     outcome: Outcome
     turns: int
     moves: tuple[Move, ...]
-    final: GameState
 
 
 def play_game(bots: tuple[Bot, Bot], dealer: Dealer, ruleset: Ruleset = G4A, starter: int = 0, max_moves: int = 100_000) -> PlayedGame:
@@ -32,4 +31,4 @@ def play_game(bots: tuple[Bot, Bot], dealer: Dealer, ruleset: Ruleset = G4A, sta
         move = bots[state.to_move].choose(state.view(state.to_move))
         state = apply(state, move, dealer)
         moves.append(move)
-    return PlayedGame(state.outcome, state.turn - (state.outcome.winner is None), tuple(moves), state)
+    return PlayedGame(state.outcome, state.turn - (state.outcome.winner is None), tuple(moves))

@@ -396,7 +396,7 @@ class Journal:
             return self._record(save, path)
 
     def record_own(self, save: SaveFile, data: bytes, path: Path, seat: str, unwritten: bool = False) -> Check:
-        """Record a save this player is about to write, with the bytes it is written as and their side after it (:meth:`keep_seat`).
+        """Record a save this player is about to write, with the bytes it is written as and their side after it.
 
         One transaction: afterwards the save is this player's file for that turn, and :meth:`written` gives it back.
         With `unwritten` it is also listed by :meth:`unwritten` until :meth:`moved` says its file is on disk.
@@ -539,11 +539,6 @@ class Journal:
         return _record(row) if row else None
 
     # --- this player's own side of a match ---
-
-    def keep_seat(self, match: str, seq: int, data: str) -> None:
-        """Remember this player's protocol state (opaque text) as it stood after save `seq` of `match`."""
-        with self._writing():
-            self._db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", (match, seq, data))
 
     def seat(self, match: str, seq: int) -> str | None:
         """This player's protocol state after save `seq` of `match`, if this journal kept it."""

@@ -391,7 +391,7 @@ def write_next(opened: Opened, identity: Identity, journal: Journal, out: Path |
     """
     seat, save, me = opened.seat, opened.save, opened.me
     played = list(seat.moves)
-    message = seat.send()
+    message = seat.send().to_data()
     game = _game_label(message, save.game)
     history = _turns_after(save.history, save.game, game, me, played)
     players = list(save.players)
@@ -519,7 +519,7 @@ def new_match(
     match_hex = saves.new_match_id()
     match = bytes.fromhex(match_hex)
     seat = Seat(Party(0, match, rules))
-    message = seat.send()
+    message = seat.send().to_data()
     save = SaveFile(
         match=match_hex,
         seq=1,

@@ -1,10 +1,16 @@
 """The fair-dealing protocol (docs/protocol.md): one player's side, as a Party that is also the engine's Dealer.
 
-Two parties exchange only messages (plain TOML-compatible dicts). The mover applies its moves
-to its own GameState with its Party as dealer, then :meth:`Party.send` gives the message; the
+Two parties exchange only messages (plain TOML-compatible tables). The mover applies its moves
+to its own GameState with its Party as dealer, then :meth:`Party.send` gives the message (a typed
+:class:`~pbm.protocol.messages.Message`, whose ``to_data()`` is the table that travels); the
 receiver's :meth:`Party.receive` checks every point and proof at once and returns the moves,
 which the receiver applies to its own state with its Party as dealer, then calls
 :meth:`Party.settle`. :class:`pbm.protocol.seat.Seat` runs that loop.
+
+The Party keeps the state (its record of the game, its keys, the deal under way, its outbox) and
+makes its own turns; it holds the collaborators that check a received turn
+(:class:`~pbm.protocol.incoming.TurnChecks`) and make and check the deal
+(:class:`~pbm.protocol.dealsteps.DealSteps`); pbm/protocol/partystate.py saves and restores it.
 """
 
 from __future__ import annotations
@@ -12,8 +18,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from engine.cards import Card
 from engine.dealer import Deal, DealerError, Draw
@@ -22,14 +29,31 @@ from engine.moves import Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
-from pbm.protocol import group, proofs, shuffle
+from pbm.protocol import group, partystate, proofs, shuffle
 from pbm.protocol.audit import audit_game
 from pbm.protocol.dealsteps import DealSteps, starter_of
 from pbm.protocol.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
-from pbm.protocol.group import Point, Rng, Scalar, b64s
+from pbm.protocol.group import Point, Rng, Scalar
 from pbm.protocol.incoming import MERGE_LAYER, MERGED_STOCK, STOCK_SHUFFLE, CheckedEnd, TurnChecks, pool_name
-from pbm.protocol.messages import READS, Deal1, Deal3, DrawReservation, End, Locked, Merge, Message, Reveal, Shuffle, parse_message
-from pbm.protocol.partystate import VERSION, Persistence
+from pbm.protocol.messages import (
+    READS,
+    VERSION,
+    Deal1,
+    Deal3,
+    DrawReservation,
+    End,
+    Locked,
+    Merge,
+    Message,
+    Reveal,
+    RevealKind,
+    Secrets,
+    Shuffle,
+    Turn,
+    parse_message,
+)
+from pbm.protocol.messages import Deal as DealStep
+from pbm.protocol.partystate import Dealing, Outbox
 from pbm.protocol.proofs import Context
 from pbm.protocol.shuffle import ShuffleContext
 
@@ -40,15 +64,36 @@ __all__ = ["VERSION", "Party", "starter_of"]
 class _Staged:
     """What a received turn told this party, checked, waiting for the engine's dealer calls."""
 
-    reveals: list[tuple[str, int, int]] = field(default_factory=list)  # (kind, hand slot, card index)
+    reveals: list[tuple[RevealKind, int, int]] = field(default_factory=list)  # (kind, hand slot or -1, card index)
     end: CheckedEnd | None = None
     consumed_end: bool = False
     ends_game: bool = False  # the turn ends its game, as the protocol reckons it on receipt
     message: Message | None = None
 
 
-class Party(DealSteps, TurnChecks, Persistence):
-    """One player's side of the protocol: its secrets, its record of the game, and the Dealer for its own engine."""
+@dataclass(slots=True)
+class Snapshot:
+    """What a message can change, as :meth:`Party.snapshot` took it."""
+
+    game: GameRecord | None
+    dealing: Dealing | None
+    outbox: Outbox
+    keys: dict[int, list[Scalar]]
+    seeds: dict[int, bytes]
+    theirs: dict[int, list[Scalar]]
+    deal_ready: bool
+    seq: int
+    record: Match
+    sent_secrets: set[int]
+    their_version: int
+
+
+class Party:
+    """One player's side of the protocol: its secrets, its record of the game, and the Dealer for its own engine.
+
+    It holds `checks` (a received turn's checks) and `deals` (the deal's steps); the underscored helpers under
+    *facts* are theirs too (and what a test's modified party overrides).
+    """
 
     def __init__(self, me: int, match: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> None:
         if me not in (0, 1):
@@ -62,15 +107,17 @@ class Party(DealSteps, TurnChecks, Persistence):
         self.seq = 0  # messages of the match so far
         self.record = Match(ruleset)
         self.game: GameRecord | None = None
-        self.dealing: dict[str, Any] | None = None  # the next game's deal while it is under way
+        self.dealing: Dealing | None = None  # the next game's deal while it is under way
         self.keys: dict[int, list[Scalar]] = {}  # my secret scalars, by game
         self.seeds: dict[int, bytes] = {}  # the seed each game's scalars derive from (pbm.protocol.deck.epoch_key)
         self.theirs: dict[int, list[Scalar]] = {}  # the opponent's revealed scalars, by game
         self.sent_secrets: set[int] = set()
         self.their_version = READS[0]  # the protocol version of the other's latest message: none older is taken after it
-        self.outbox: dict[str, Any] = {}
+        self.outbox = Outbox()
         self._staged = _Staged()
         self._deal_ready = False
+        self.checks = TurnChecks(self)
+        self.deals = DealSteps(self)
 
     # --- facts ---
 
@@ -114,12 +161,18 @@ class Party(DealSteps, TurnChecks, Persistence):
         keys.append(epoch_key(self.seeds[game], game, len(keys)))
         return len(keys) - 1, keys[-1], group.base(keys[-1])
 
-    def _check_new(self, card: int, what: str, extra: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+    def _check_new(self, card: int, what: str, extra: AbstractSet[int] = frozenset()) -> None:
         """A card that turns up or is drawn must not be face up already, nor in my hand."""
         g = self._g()
         mine = {h.card for h in g.hands[self.me]}
         if card in g.face_up or card in mine or card in extra:
             raise CardError(f"game {g.number}, turn {g.turn}: {what} is {Card.from_index(card)}, a card already in play elsewhere")
+
+    def _known(self, hand: HandCard) -> Card:
+        """One of my own hand cards, which I know."""
+        if hand.card is None:
+            raise ProtocolError(f"game {self._g().number}: a card of your hand is not known")
+        return Card.from_index(hand.card)
 
     def _decode(self, pt: Point, what: str, game: int | None = None) -> int:
         index = self._table(game or self._g().number).get(pt)
@@ -137,14 +190,14 @@ class Party(DealSteps, TurnChecks, Persistence):
 
     def peek_deal(self, ruleset: Ruleset, starter: int) -> Deal:
         """What :meth:`deal` will answer, without taking the deal (for a dry run of a received message)."""
-        if not self._deal_ready or self.dealing is None:
+        tops = self.dealing.tops if self.dealing is not None else None
+        if not self._deal_ready or tops is None:
             raise DealerError("the deal is not complete: its messages have not all arrived")
         g = self._g()
         if ruleset != self.ruleset or starter != g.starter:
             raise DealerError(f"game {g.number} is dealt for player {g.starter + 1} to start under ruleset {self.ruleset.name}")
-        tops = self.dealing["tops"]
         hands: list[tuple[Card, ...]] = [(), ()]
-        hands[self.me] = tuple(Card.from_index(c.card) for c in g.hands[self.me])  # type: ignore[arg-type]
+        hands[self.me] = tuple(self._known(c) for c in g.hands[self.me])
         unseen = [0, 0]
         unseen[self.other] = len(g.hands[self.other])
         return Deal(
@@ -165,7 +218,7 @@ class Party(DealSteps, TurnChecks, Persistence):
             card_pt, proof = proofs.strip(self._ctx(g.turn, slot), self._my_key(0), g.keys[player][0], layered, self.rng)
             index = self._decode(card_pt, f"game {g.number}, turn {g.turn}: your next pay-off card")
             self._check_new(index, "your next pay-off card")
-            self.outbox.setdefault("reveals", []).append(Reveal("payoff", None, card_pt, proof).to_data())
+            self.outbox.reveals.append(Reveal("payoff", None, card_pt, proof))
         else:
             _, _, index = self._next_staged("payoff")
             g.piles[player].pop()
@@ -183,7 +236,7 @@ class Party(DealSteps, TurnChecks, Persistence):
             entry = g.hands[player].pop(slot)
             ctx = self._ctx(g.turn, f"hand card {slot + 1} of player {player + 1}")
             card_pt, proof = proofs.strip(ctx, self._my_key(entry.epoch), g.keys[player][entry.epoch], entry.point, self.rng)
-            self.outbox.setdefault("reveals", []).append(Reveal("hand", slot, card_pt, proof).to_data())
+            self.outbox.reveals.append(Reveal("hand", slot, card_pt, proof))
             g.face_up.add(card.index)
             return card
         _, slot, index = self._next_staged("hand")
@@ -194,7 +247,7 @@ class Party(DealSteps, TurnChecks, Persistence):
         g.face_up.add(index)
         return shown
 
-    def _next_staged(self, kind: str) -> tuple[str, int, int]:
+    def _next_staged(self, kind: RevealKind) -> tuple[RevealKind, int, int]:
         g = self._g()
         if not self._staged.reveals:
             raise ProtocolError(f"game {g.number}, turn {g.turn}: the moves turn up more cards than the message reveals")
@@ -218,7 +271,9 @@ class Party(DealSteps, TurnChecks, Persistence):
         """My end of turn: shuffle the stock if I must, reserve the other's draw, merge the pools, layer the new ones, with proofs."""
         g, me, other = self._g(), self.me, self.other
         seq = self.seq + 1  # the message this end of turn travels in
-        shuffle_msg = merge_msg = draw_msg = None
+        shuffle_msg: Shuffle | None = None
+        merge_msg: Merge | None = None
+        draw_msg: DrawReservation | None = None
         owes = not g.shuffled[me]
         at_random = owes and bool(g.pools)  # a merge follows at once and shuffles everything
         if owes and not g.pools:
@@ -231,7 +286,8 @@ class Party(DealSteps, TurnChecks, Persistence):
             positions = shuffled(self.rng, list(range(len(g.stock))))[:count] if at_random else list(range(count))
             k_cur = self._my_key(g.stock_epoch[me])
             pub = g.keys[me][g.stock_epoch[me]]
-            drawn, prfs = [], []
+            drawn: list[Point] = []
+            prfs: list[bytes] = []
             for i, pos in enumerate(positions):
                 ctx = self._ctx(turn, f"draw {i + 1} for player {other + 1}")
                 pt, proof = proofs.strip(ctx, k_cur, pub, g.stock[-1 - pos], self.rng)
@@ -251,11 +307,11 @@ class Party(DealSteps, TurnChecks, Persistence):
             merged = self._rekey(g.stock + layered, turn, seq, MERGED_STOCK)
             g.shuffled, g.last_shuffle = [False, False], [me, turn]
             g.shuffled[me] = True
-            for pool in g.pools:
-                g.face_up.difference_update(pool.cards)
+            for recycled in g.pools:
+                g.face_up.difference_update(recycled.cards)
             g.pools = []
             merge_msg = Merge(groups, layer_proof, merged)
-        pools: list[Shuffle] = []
+        pools: list[Locked] = []
         if completed:
             k_cur, pub = self._my_key(g.stock_epoch[me]), g.keys[me][g.stock_epoch[me]]
             for n, pool in enumerate(completed):
@@ -263,7 +319,7 @@ class Party(DealSteps, TurnChecks, Persistence):
                 pts, proof = self._lock_pool(g.number, cards, k_cur, pub, self._ctx(turn, pool_name(n)))
                 g.pools.append(PoolRecord(turn, cards, pts, me, g.stock_epoch[me]))
                 pools.append(Locked(pub, tuple(pts), proof))
-        self.outbox["end"] = {"turn": turn, **End(shuffle_msg, draw_msg, merge_msg, tuple(pools)).to_data()}
+        self.outbox.end, self.outbox.end_turn = End(shuffle_msg, draw_msg, merge_msg, tuple(pools)), turn
         g.turn += 1
         return Draw((), unseen=count)
 
@@ -298,15 +354,15 @@ class Party(DealSteps, TurnChecks, Persistence):
             raise ProtocolError(f"game {g.number}, turn {turn}: the message reveals more cards than the moves turn up")
         if len(st.draw) != count:
             raise ProtocolError(f"game {g.number}, turn {turn}: {len(st.draw)} cards were reserved where {count} are due")
-        drawn = self.finish_checks(turn, completed)
+        drawn = self.checks.finish_checks(turn, completed)
         self._staged.consumed_end = True
         g.keys[other].extend(st.keys)
         g.stock, g.stock_epoch[other], g.shuffled = st.stock, st.epoch, st.shuffled
         if st.last_shuffle:
             g.last_shuffle = st.last_shuffle
         if st.merged:
-            for pool in g.pools:
-                g.face_up.difference_update(pool.cards)
+            for recycled in g.pools:
+                g.face_up.difference_update(recycled.cards)
             g.pools = []
         g.hands[me].extend(st.draw)
         for pool, layer in zip(completed, st.pools, strict=True):
@@ -316,52 +372,47 @@ class Party(DealSteps, TurnChecks, Persistence):
 
     # --- messages ---
 
-    def send(self, state: GameState | None = None, moves: list[Move] | tuple[Move, ...] = ()) -> dict[str, Any]:
+    def send(self, state: GameState | None = None, moves: list[Move] | tuple[Move, ...] = ()) -> Message:
         """The next message: what is due of the deal, my turn's `moves` with their reveals, my keys after a game's end.
 
-        `state` is my engine state after the moves (None before the first deal).
+        `state` is my engine state after the moves (None before the first deal). Its ``to_data()`` is the table that travels.
         """
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
             raise ProtocolError("the last message received has not been played through: call settle() after its moves")
-        msg: dict[str, Any] = {"v": VERSION, "match": group.b64(self.match), "seq": self.seq + 1, "from": self.me}
-        if "deal" in self.outbox:
-            msg["deal"] = self.outbox.pop("deal")
+        outbox = self.outbox
+        deal: DealStep | None = outbox.deal
+        turn: Turn | None = None
+        secrets: Secrets | None = None
         g = self.game
         if moves:
             if g is None:
                 raise ProtocolError("there are no moves before the deal")
-            if "end" not in self.outbox and (state is None or state.outcome is None):
+            if outbox.end is None and (state is None or state.outcome is None):
                 raise ProtocolError("the turn is not over yet: it ends with a discard to a side stack, or 'end'")
-            end = self.outbox.pop("end", None)
-            turn = end.pop("turn") if end else g.turn
-            section: dict[str, Any] = {"game": g.number, "turn": turn, "moves": " ".join(str(m) for m in moves)}
-            if self.outbox.get("reveals"):
-                section["reveals"] = self.outbox.pop("reveals")
-            if end is not None:
-                section["end"] = end
-            msg["turn"] = section
-        elif self.outbox.get("reveals") or "end" in self.outbox:
+            number = outbox.end_turn if outbox.end is not None else g.turn
+            turn = Turn(g.number, number, tuple(moves), tuple(outbox.reveals), outbox.end)
+        elif outbox.reveals or outbox.end is not None:
             raise ProtocolError("cards were played but no moves are given to send")
-        self.outbox.pop("reveals", None)
         if state is not None and state.outcome is not None and g is not None and not self._deal_ready:
-            self._game_over(state)
+            self._game_over(state.turn, state.outcome)
             if g.number not in self.sent_secrets:
-                msg["secrets"] = {"game": g.number, "keys": b64s(self.keys[g.number])}
+                secrets = Secrets(g.number, tuple(self.keys[g.number]))
                 self.sent_secrets.add(g.number)
                 self._maybe_audit()
                 self._prune()
         if self.game is None and self.dealing is None and self.me == starter_of(1) and self.seq == 0:
-            msg["deal"] = self._deal1(1, self.seq + 1)
+            deal = self.deals.deal1(1, self.seq + 1)
         elif g is not None and g.over and not self.record.is_over and self.dealing is None:
             nxt = g.number + 1
             if starter_of(nxt) == self.me:
-                if "deal" in msg:
+                if deal is not None:
                     raise ProtocolError("two deal steps in one message")
-                msg["deal"] = self._deal1(nxt, self.seq + 1)
-        if len(msg) == 4:
+                deal = self.deals.deal1(nxt, self.seq + 1)
+        if deal is None and turn is None and secrets is None:
             raise ProtocolError("there is nothing to send now")
+        self.outbox = Outbox()
         self.seq += 1
-        return msg
+        return Message(self.match, self.seq, self.me, deal, turn, secrets, VERSION)
 
     def receive(self, msg: Any, check: Callable[[list[Move]], None] | None = None) -> list[Move]:
         """Check a message from the other player; returns the moves to apply, with this party as dealer, before settle()."""
@@ -387,19 +438,19 @@ class Party(DealSteps, TurnChecks, Persistence):
             if check is not None:  # e.g. the moves played through on a copy of the engine's state
                 check(moves)
             if isinstance(message.deal, Deal1):  # the next game's deal, answered once this message is known to end the game
-                self._on_deal(message.deal, message.seq)
+                self.deals.on_deal(message.deal, message.seq)
             self.their_version = message.version
             return moves
         except BaseException:
             self.rollback(saved)
             raise
 
-    def snapshot(self) -> tuple[Any, ...]:
+    def snapshot(self) -> Snapshot:
         """What a message can change, to put back with :meth:`rollback` if it is refused."""
-        return (
+        return Snapshot(
             copy.deepcopy(self.game),
             copy.deepcopy(self.dealing),
-            copy.deepcopy(self.outbox),
+            dataclasses.replace(self.outbox, reveals=list(self.outbox.reveals)),  # the rest of it is frozen
             {g: list(k) for g, k in self.keys.items()},
             dict(self.seeds),
             dict(self.theirs),
@@ -410,12 +461,11 @@ class Party(DealSteps, TurnChecks, Persistence):
             self.their_version,
         )
 
-    def rollback(self, saved: tuple[Any, ...]) -> None:
+    def rollback(self, saved: Snapshot) -> None:
         """Put back what :meth:`snapshot` took, and forget what the refused message staged."""
-        game, dealing, outbox, keys, seeds, theirs, deal_ready, seq, record, sent, their_version = saved
-        self.game, self.dealing, self.outbox, self.keys, self.seeds, self.theirs = game, dealing, outbox, keys, seeds, theirs
-        self._deal_ready, self.seq, self.record, self.sent_secrets = deal_ready, seq, record, sent
-        self.their_version = their_version
+        self.game, self.dealing, self.outbox, self.keys, self.seeds = saved.game, saved.dealing, saved.outbox, saved.keys, saved.seeds
+        self.theirs, self._deal_ready, self.seq, self.record = saved.theirs, saved.deal_ready, saved.seq, saved.record
+        self.sent_secrets, self.their_version = saved.sent_secrets, saved.their_version
         self._staged = _Staged()
 
     def _receive(self, msg: Message) -> list[Move]:
@@ -424,19 +474,19 @@ class Party(DealSteps, TurnChecks, Persistence):
         deal = msg.deal
         moves: list[Move] = []
         if isinstance(deal, Deal3):
-            self._on_deal(deal, msg.seq)
+            self.deals.on_deal(deal, msg.seq)
             deal = None
         if msg.turn is not None:
-            moves = self._on_turn(msg.turn, msg.seq)
+            moves = self.checks.on_turn(msg.turn, msg.seq)
         if isinstance(deal, Deal1):
-            self.check_deal1(deal, msg)
+            self.deals.check_deal1(deal, msg)
             deal = None  # answered by receive() once the whole message checked out
         if msg.secrets is not None:
-            self._on_secrets(msg.secrets)
+            self.checks.on_secrets(msg.secrets)
             if msg.turn is None:
                 self._maybe_audit()
         if deal is not None:
-            self._on_deal(deal, msg.seq)
+            self.deals.on_deal(deal, msg.seq)
         self.seq = msg.seq
         return moves
 
@@ -445,9 +495,9 @@ class Party(DealSteps, TurnChecks, Persistence):
         if msg.deal is None and msg.turn is None and msg.secrets is None:
             raise ProtocolError(f"message {msg.seq} carries nothing: no deal step, no turn, no keys")
         d, g = self.dealing, self.game
-        awaiting = d is not None and ((d["step"] == 1 and d["first"] == self.me) or (d["step"] == 2 and d["first"] == self.other))
-        if awaiting and msg.deal is None:
-            raise ProtocolError(f"game {d['game']}: the message leaves out deal step {d['step'] + 1}, which is due")  # type: ignore[index]
+        awaiting = d is not None and ((d.step == 1 and d.first == self.me) or (d.step == 2 and d.first == self.other))
+        if d is not None and awaiting and msg.deal is None:
+            raise ProtocolError(f"game {d.game}: the message leaves out deal step {d.step + 1}, which is due")
         if g is not None and g.over and not g.audited and g.number not in self.theirs and msg.secrets is None:
             raise ProtocolError(f"game {g.number} is over, but the message leaves out the other player's keys for its audit")
         if g is not None and g.over and msg.secrets is not None and d is None and msg.deal is None:
@@ -481,7 +531,7 @@ class Party(DealSteps, TurnChecks, Persistence):
         if self._staged.end is not None and not self._staged.consumed_end:
             raise ProtocolError(f"turn {g.turn if g else 0}: the message ends a turn that the moves do not end")
         if state is not None and state.outcome is not None and not self._deal_ready:
-            self._game_over(state)
+            self._game_over(state.turn, state.outcome)
         elif g is not None and g.number in self.theirs and not g.over:
             raise ProtocolError(f"game {g.number}: keys revealed before the game is over")
         msg = self._staged.message  # a second line behind check_deal1: the engine must agree that the game ended
@@ -489,14 +539,14 @@ class Party(DealSteps, TurnChecks, Persistence):
             raise ProtocolError(f"game {g.number} goes on, but the message starts the deal of game {msg.deal.game}")
         self._maybe_audit()
 
-    def _game_over(self, state: GameState) -> None:
-        """Note that the game ended as `state` says; the state must be this game's (its turn is the protocol's)."""
+    def _game_over(self, turn: int, outcome: Outcome) -> None:
+        """Note that the game ended at `turn` with `outcome`, as the engine's state says; its turn must be the protocol's."""
         g = self._g()
         if not g.over:
-            if state.turn != g.turn:
-                raise ProtocolError(f"the finished game given is at turn {state.turn}, but game {g.number} is at turn {g.turn}")
+            if turn != g.turn:
+                raise ProtocolError(f"the finished game given is at turn {turn}, but game {g.number} is at turn {g.turn}")
             g.over = True
-            self.record = self.record.record(state.outcome)  # type: ignore[arg-type]
+            self.record = self.record.record(outcome)
 
     def _maybe_audit(self) -> None:
         g = self.game
@@ -517,3 +567,25 @@ class Party(DealSteps, TurnChecks, Persistence):
         if g is not None and g.audited and g.number in self.sent_secrets:
             self.keys.pop(g.number, None)
             self.seeds.pop(g.number, None)
+
+    # --- saving ---
+
+    def export_public(self) -> dict[str, Any]:
+        """This party's protocol state as plain TOML-compatible data (no secret in it)."""
+        if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
+            raise ProtocolError("a received message is half played through; settle it before saving")
+        return partystate.export_public(self)
+
+    def export_secrets(self) -> bytes:
+        """My secrets, serialized: per game, the seed my scalars derive from and how many (seal them before they leave memory)."""
+        return partystate.export_secrets(self)
+
+    @classmethod
+    def restore(cls, public: dict[str, Any], secret: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> Self:
+        """The party that :meth:`export_public` and :meth:`export_secrets` describe."""
+        try:
+            party = cls(int(public["me"]), group.unb64(public["match"], 16, "the match id"), ruleset, rng)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e
+        partystate.load(party, public, secret, ruleset)
+        return party

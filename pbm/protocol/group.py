@@ -22,7 +22,6 @@ Scalar = bytes
 Rng = Callable[[int], bytes]
 
 SIZE = 32
-TEXT_SIZE = 43  # base64url of 32 bytes, without padding
 CARD_TAG = b"spite/card/v1"
 IDENTITY = bytes([1]) + bytes(31)
 _ZERO = bytes(32)

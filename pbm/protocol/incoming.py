@@ -1,6 +1,6 @@
 """Checking the other player's turn on receipt: reveals, the end of turn (shuffle, draw, merge, pools), revealed keys.
 
-A mixin of :class:`pbm.protocol.dealing.Party`. Nothing is taken in here: what checks out is
+A collaborator that a :class:`pbm.protocol.dealing.Party` holds. Nothing is taken in here: what checks out is
 staged for the engine's dealer calls, so a refused message changes nothing. Every shuffled or
 re-keyed list is checked against its proof before this player applies a secret to any point of it.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.cards import RANK_TEXT, Card
 from engine.moves import HAND, PAYOFF, Move
@@ -18,6 +19,9 @@ from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.deck import HandCard
 from pbm.protocol.group import Point
 from pbm.protocol.messages import End, Locked, Secrets, Shuffle, Turn
+
+if TYPE_CHECKING:
+    from pbm.protocol.dealing import Party
 
 STOCK_SHUFFLE = "the stock shuffle"
 MERGE_LAYER = "the pools to merge"
@@ -47,19 +51,24 @@ class CheckedEnd:
 
 
 class TurnChecks:
-    """The receiver's checks of a turn message."""
+    """The receiver's checks of a turn message, for the party `p`: what checks out is staged in `p`."""
 
-    def _on_turn(self, turn: Turn, seq: int) -> list[Move]:
-        g = self._g()
+    def __init__(self, party: Party) -> None:
+        self.p = party
+
+    def on_turn(self, turn: Turn, seq: int) -> list[Move]:
+        """Check the other player's `turn` (in message `seq`) and stage its reveals and end; returns its moves."""
+        p, g = self.p, self.p._g()
         if turn.game != g.number or turn.turn != g.turn or g.over:
             raise StaleMessageError(f"a turn {turn.turn} of game {turn.game} where turn {g.turn} of game {g.number} is due")
-        if g.to_move != self.other:
+        if g.to_move != p.other:
             raise StaleMessageError(f"turn {g.turn} is this player's own turn")
         moves = list(turn.moves)
-        x, t = self.other, g.turn
+        x, t = p.other, g.turn
         hand = list(g.hands[x])
         pile = list(g.piles[x])
         seen: set[int] = set()
+        staged = p._staged
         for n, rv in enumerate(turn.reveals):
             if rv.kind == "hand":
                 slot = rv.slot
@@ -67,33 +76,33 @@ class TurnChecks:
                     raise ProtocolError(f"turn {t}: reveal {n + 1} names hand card {slot}, which player {x + 1} does not hold")
                 entry = hand.pop(slot)
                 what = f"hand card {slot + 1} of player {x + 1}"
-                proofs.verify(self._their_ctx(t, what), rv.proof, g.keys[x][entry.epoch], rv.point, entry.point)
+                proofs.verify(p._their_ctx(t, what), rv.proof, g.keys[x][entry.epoch], rv.point, entry.point)
             else:
                 if not pile:
                     raise ProtocolError(f"turn {t}: reveal {n + 1} turns up a pay-off card that player {x + 1} does not have")
                 layered = pile.pop()
                 what = f"pay-off card {len(pile) + 1} of player {x + 1}"
-                proofs.verify(self._their_ctx(t, what), rv.proof, g.keys[x][0], rv.point, layered)
+                proofs.verify(p._their_ctx(t, what), rv.proof, g.keys[x][0], rv.point, layered)
                 slot = -1
-            index = self._decode(rv.point, f"turn {t}: the reveal of {what}")
-            self._check_new(index, f"the reveal of {what}", seen)
+            index = p._decode(rv.point, f"turn {t}: the reveal of {what}")
+            p._check_new(index, f"the reveal of {what}", seen)
             seen.add(index)
-            self._staged.reveals.append((rv.kind, slot, index))
+            staged.reveals.append((rv.kind, slot, index))
         ends_game = self._match_reveals(moves, len(g.piles[x]), t)
         if ends_game and turn.end is not None:
             raise ProtocolError(f"turn {t}: the moves end the game, but the message also ends the turn")
         if not ends_game and turn.end is None:
             raise ProtocolError(f"turn {t}: the moves end the turn, but the message does not")
         if turn.end is not None:
-            st = self._staged.end = self._check_end(turn.end, seen, seq)
+            st = staged.end = self._check_end(turn.end, seen, seq)
             # R8: nothing is drawn, and nothing is left to draw nor recycled: a tie (engine.game._end_turn)
             ends_game = not st.draw and not st.stock and not st.pools
-        self._staged.ends_game = ends_game
+        staged.ends_game = ends_game
         return moves
 
     def _match_reveals(self, moves: list[Move], facedown: int, t: int) -> bool:
         """Check that the reveals are the cards the moves turn up, in order and of the moves' ranks; True if the moves end the game."""
-        queue = list(self._staged.reveals)
+        queue = list(self.p._staged.reveals)
         for n, move in enumerate(moves):
             if n and moves[n - 1].ends_turn:
                 raise ProtocolError(f"turn {t}: the move {move} comes after the turn ended")
@@ -122,10 +131,12 @@ class TurnChecks:
 
     def _check_end(self, end: End, seen: set[int], seq: int) -> CheckedEnd:
         """Check the other's end of turn (shuffle, reservation of my draw, merge) against its proofs, and read my draw."""
-        g, x, me, t = self._g(), self.other, self.me, self._g().turn
-        stock, epoch, keys = list(g.stock), g.stock_epoch[x], []
+        p = self.p
+        g, x, me = p._g(), p.other, p.me
+        t = g.turn
+        stock, epoch, keys = list(g.stock), g.stock_epoch[x], list[Point]()
         key = g.keys[x][epoch]
-        shuffled_flags, last = list(g.shuffled), []
+        shuffled_flags, last = list(g.shuffled), list[int]()
         owes, merged = not g.shuffled[x], bool(g.pools)
         if (end.shuffle is not None) != (owes and not merged):
             due = "must" if owes and not merged else "may not"
@@ -138,7 +149,7 @@ class TurnChecks:
         draw: list[HandCard] = []
         if end.draw is not None:
             pts, prfs = end.draw.points, end.draw.proofs
-            if not 0 < len(pts) <= min(self.ruleset.hand_size, len(stock)):
+            if not 0 < len(pts) <= min(p.ruleset.hand_size, len(stock)):
                 raise ProtocolError(f"turn {t}: {len(pts)} cards reserved from a stock of {len(stock)}")
             positions = end.draw.positions or tuple(range(len(pts)))
             if bool(end.draw.positions) != (owes and merged) or max(positions) >= len(stock):
@@ -146,7 +157,7 @@ class TurnChecks:
                     f"turn {t}: the draw is not taken from {'random places' if owes and merged else 'the top'} of the stock"
                 )
             for i, (pt, prf, pos) in enumerate(zip(pts, prfs, positions, strict=True)):
-                proofs.verify(self._their_ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, stock[-1 - pos])
+                proofs.verify(p._their_ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, stock[-1 - pos])
                 draw.append(HandCard(pt, g.stock_epoch[me]))
             taken = {len(stock) - 1 - pos for pos in positions}
             stock = [p for i, p in enumerate(stock) if i not in taken]
@@ -158,12 +169,12 @@ class TurnChecks:
                 raise ProtocolError(f"turn {t}: the merge layers other pools than those completed last turn")
             pool_points = [p for pool in g.pools for p in pool.points]
             flat = [p for pool in layered for p in pool]
-            proofs.verify_batch(self._their_ctx(t, MERGE_LAYER), end.merge.layer_proof, key, pool_points, flat)
+            proofs.verify_batch(p._their_ctx(t, MERGE_LAYER), end.merge.layer_proof, key, pool_points, flat)
             stock = self._check_rekey(end.merge.stock, key, stock + flat, t, seq, MERGED_STOCK)
             keys.append(end.merge.stock.key)
             shuffled_flags = [False, False]
             shuffled_flags[x], last = True, [x, t]
-        if len(end.pools) > self.ruleset.center_stacks:
+        if len(end.pools) > p.ruleset.center_stacks:
             raise ProtocolError(f"turn {t}: more pools than there are center stacks")
         return CheckedEnd(
             keys=keys,
@@ -182,7 +193,7 @@ class TurnChecks:
         """The outputs of a checked shuffle of `inputs` from the key `base` to its new key; raises ProofError naming `name`."""
         if len(sh.points) != len(inputs):
             raise ProtocolError(f"turn {t}: {name} holds {len(sh.points)} cards where {len(inputs)} are due")
-        shuffle.verify(self._sctx(t, name, seq), sh.proof, base, sh.key, inputs, sh.points)
+        shuffle.verify(self.p._sctx(t, name, seq), sh.proof, base, sh.key, inputs, sh.points)
         return list(sh.points)
 
     def finish_checks(self, turn: int, completed: Sequence[Pool]) -> list[Card]:
@@ -190,22 +201,24 @@ class TurnChecks:
 
         Only now, with every proof of the message checked, does my secret touch a point of it: I open my draw.
         """
-        st = self._staged.end
+        p = self.p
+        st = p._staged.end
         if st is None:
             raise ProtocolError(f"turn {turn}: the message does not end the turn")
         if not st.checked:
             self._check_pools(turn, completed, st)
-            g, me = self._g(), self.me
-            inverse = group.invert(self._my_key(g.stock_epoch[me]))
+            g, me = p._g(), p.me
+            inverse = group.invert(p._my_key(g.stock_epoch[me]))
             for i, card in enumerate(st.draw):
-                card.card = self._decode(group.mul(inverse, card.point), f"turn {turn}: your draw {i + 1}")
-                self._check_new(card.card, f"your draw {i + 1}", st.seen)
-                st.seen.add(card.card)
+                index = card.card = p._decode(group.mul(inverse, card.point), f"turn {turn}: your draw {i + 1}")
+                p._check_new(index, f"your draw {i + 1}", st.seen)
+                st.seen.add(index)
             st.checked = True
-        return [Card.from_index(h.card) for h in st.draw]  # type: ignore[arg-type]
+        return [p._known(h) for h in st.draw]
 
     def _check_pools(self, turn: int, completed: Sequence[Pool], st: CheckedEnd) -> None:
-        g, x = self._g(), self.other
+        p = self.p
+        g, x = p._g(), p.other
         if len(st.pools) != len(completed):
             raise ProtocolError(
                 f"game {g.number}, turn {turn}: the message layers {len(st.pools)} pools where {len(completed)} were completed"
@@ -214,13 +227,15 @@ class TurnChecks:
         for n, (pool, sh) in enumerate(zip(completed, st.pools, strict=True)):
             if sh.key != key:
                 raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} is not under player {x + 1}'s stock key")
-            cards = [group.card_point(self.match, g.number, c.index) for c in pool.cards]
+            cards = [group.card_point(p.match, g.number, c.index) for c in pool.cards]
             if len(sh.points) != len(cards):
                 raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} holds {len(sh.points)} cards where {len(cards)} are due")
-            proofs.verify_batch(self._their_ctx(turn, pool_name(n)), sh.proof, key, cards, sh.points)
+            proofs.verify_batch(p._their_ctx(turn, pool_name(n)), sh.proof, key, cards, sh.points)
 
-    def _on_secrets(self, section: Secrets) -> None:
-        g = self._g()
-        if section.game != g.number or g.number in self.theirs:
+    def on_secrets(self, section: Secrets) -> None:
+        """Keep the other player's keys of the game that ended, for its audit."""
+        p = self.p
+        g = p._g()
+        if section.game != g.number or g.number in p.theirs:
             raise StaleMessageError(f"keys of game {section.game} are not due now")
-        self.theirs[g.number] = list(section.keys)
+        p.theirs[g.number] = list(section.keys)

@@ -10,6 +10,7 @@ given the state of the game (how many points, which steps are due) is checked by
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -102,13 +103,14 @@ class Deal3:
 
 
 Deal = Deal1 | Deal2 | Deal3
+RevealKind = Literal["hand", "payoff"]
 
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """A hand card (`slot` from 0) or the next pay-off card, turned face up with a strip proof."""
 
-    kind: Literal["hand", "payoff"]
+    kind: RevealKind
     slot: int | None
     point: Point
     proof: bytes
@@ -217,13 +219,16 @@ class Message:
     version: int = VERSION
 
     def to_data(self) -> dict[str, Any]:
+        """The message table, the only writer of one: an answered deal step before the turn, a deal begun after the keys."""
         data: dict[str, Any] = {"v": self.version, "match": b64(self.match), "seq": self.seq, "from": self.sender}
-        if self.deal is not None:
+        if self.deal is not None and not isinstance(self.deal, Deal1):
             data["deal"] = self.deal.to_data()
         if self.turn is not None:
             data["turn"] = self.turn.to_data()
         if self.secrets is not None:
             data["secrets"] = self.secrets.to_data()
+        if isinstance(self.deal, Deal1):
+            data["deal"] = self.deal.to_data()
         return data
 
 
@@ -234,7 +239,7 @@ def _fail(what: str, problem: str) -> ProtocolError:
     return ProtocolError(f"{what} {problem}")
 
 
-def _table(value: Any, what: str, required: set[str], optional: set[str] = frozenset()) -> dict[str, Any]:  # type: ignore[assignment]
+def _table(value: Any, what: str, required: AbstractSet[str], optional: AbstractSet[str] = frozenset()) -> dict[str, Any]:
     """`value` as a table with all of `required`, any of `optional`, and no other key."""
     if not isinstance(value, dict):
         raise _fail(what, "is not a table")
@@ -378,6 +383,21 @@ def _turn(value: Any, what: str) -> Turn:
 def _secrets(value: Any, what: str) -> Secrets:
     t = _table(value, what, {"game", "keys"})
     return Secrets(_int(t["game"], f"{what}: the game", 1), _list(t["keys"], f"{what}: key", group.scalar, limit=MAX_POINTS))
+
+
+def parse_deal(data: Any, what: str) -> Deal:
+    """The typed deal step that `data` holds; raises ProtocolError naming `what` if it is malformed."""
+    return _deal(data, what)
+
+
+def parse_reveal(data: Any, what: str) -> Reveal:
+    """The typed reveal that `data` holds; raises ProtocolError naming `what` if it is malformed."""
+    return _reveal(data, what)
+
+
+def parse_end(data: Any, what: str) -> End:
+    """The typed end of turn that `data` holds; raises ProtocolError naming `what` if it is malformed."""
+    return _end(data, what)
 
 
 def parse_message(data: Any) -> Message:

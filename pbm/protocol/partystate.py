@@ -1,104 +1,155 @@
-"""Saving and restoring a Party: its public protocol state as plain data, its secret scalars as bytes to seal.
+"""A Party's state between messages, typed: the deal under way, the outbox; and the party saved as plain data and restored.
 
-A mixin of :class:`pbm.protocol.dealing.Party`.
+The saved form is the one every version of the protocol state has had (docs/protocol.md): a
+state written before these types existed reads the same.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Self
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from engine.game import Match
-from engine.rules import G4A, Ruleset
+from engine.rules import Ruleset
 from pbm.errors import ProtocolError
 from pbm.protocol import group
 from pbm.protocol.deck import SEED_SIZE, GameRecord, epoch_key
-from pbm.protocol.group import Rng, b64s
-from pbm.protocol.messages import READS, VERSION
+from pbm.protocol.group import Point, b64s
+from pbm.protocol.messages import READS, VERSION, Deal2, Deal3, End, Reveal, parse_deal, parse_end, parse_reveal
+
+if TYPE_CHECKING:
+    from pbm.protocol.dealing import Party
 
 # the state's "v" is the protocol version that wrote it; protocol 4 added "their_v" and reads a state of protocol 3 as it is
 SECRETS_VERSION = 2  # 1 listed every scalar; 2 gives one seed per game they derive from
 
 
-class Persistence:
-    """export_public / export_secrets / restore."""
+@dataclass(slots=True)
+class Dealing:
+    """The next game's deal while it is under way: the last step made or taken in (1 to 3), and who shuffled first.
 
-    def export_public(self) -> dict[str, Any]:
-        """This party's protocol state as plain TOML-compatible data (no secret in it)."""
-        if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
-            raise ProtocolError("a received message is half played through; settle it before saving")
-        data: dict[str, Any] = {
-            "v": VERSION,
-            "me": self.me,
-            "match": group.b64(self.match),
-            "seq": self.seq,
-            "scores": list(self.record.scores),
-            "games": self.record.games,
-            "theirs": {str(g): b64s(k) for g, k in self.theirs.items()},
-            "sent_secrets": sorted(self.sent_secrets),
-            "their_v": self.their_version,
-            "deal_ready": self._deal_ready,
-            "outbox": self.outbox,
-        }
-        if self.game is not None:
-            data["game"] = self.game.to_data()
-        if self.dealing is not None:
-            data["dealing"] = _dealing_data(self.dealing)
-        return json.loads(json.dumps(data))  # a deep copy of plain data
+    After step 2 the second shuffler keeps the game as dealt so far and the first's pay-off top under its layer;
+    after step 3 both know each player's pay-off top card.
+    """
 
-    def export_secrets(self) -> bytes:
-        """My secrets, serialized: per game, the seed my scalars derive from and how many (seal them before they leave memory)."""
-        games = {str(g): {"seed": group.b64(self.seeds[g]), "keys": len(k)} for g, k in self.keys.items()}
-        return json.dumps({"v": SECRETS_VERSION, "games": games}, sort_keys=True).encode()
+    game: int
+    step: int
+    first: int
+    record: GameRecord | None = None
+    top: Point | None = None
+    tops: dict[int, int] | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.game, "step": self.step, "first": self.first}
+        if self.record is not None and self.top is not None:
+            out["record"] = self.record.to_data()
+            out["top"] = group.b64(self.top)
+        if self.tops is not None:
+            out["tops"] = [self.tops[0], self.tops[1]]
+        return out
 
     @classmethod
-    def restore(cls, public: dict[str, Any], secret: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> Self:
-        """The party that :meth:`export_public` and :meth:`export_secrets` describe."""
-        try:
-            match = group.unb64(public["match"], 16, "the match id")
-            party = cls(int(public["me"]), match, ruleset, rng)
-            party.seq = int(public["seq"])
-            party.record = Match(ruleset, (int(public["scores"][0]), int(public["scores"][1])), int(public["games"]))
-            party.theirs = {int(g): [group.scalar(k, "a revealed key") for k in ks] for g, ks in public["theirs"].items()}
-            party.sent_secrets = {int(g) for g in public["sent_secrets"]}
-            party.their_version = int(public.get("their_v", READS[0]))  # a state of protocol 3 does not say: its messages were 3
-            party._deal_ready = bool(public["deal_ready"])
-            party.outbox = json.loads(json.dumps(public["outbox"]))
-            secrets = json.loads(secret)
-            if secrets.get("v") != SECRETS_VERSION:
-                raise ProtocolError(f"saved secrets of version {secrets.get('v')!r}; this spite reads version {SECRETS_VERSION}")
-            for g, mine in secrets["games"].items():
-                party.seeds[int(g)] = group.unb64(mine["seed"], SEED_SIZE, "a key seed")
-                party.keys[int(g)] = [epoch_key(party.seeds[int(g)], int(g), e) for e in range(int(mine["keys"]))]
-            if "game" in public:
-                party.game = GameRecord.from_data(public["game"])
-                table = party._table(party.game.number)
-                for h in party.game.hands[party.me]:
-                    h.card = table.get(group.mul(group.invert(party.keys[party.game.number][h.epoch]), h.point))
-                    if h.card is None:
-                        raise ProtocolError("a hand card of the saved game does not open with the saved keys")
-            if "dealing" in public:
-                party.dealing = _dealing_from(public["dealing"])
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e
-        return party
+    def from_data(cls, data: dict[str, Any]) -> Dealing:
+        d = cls(int(data["game"]), int(data["step"]), int(data["first"]))
+        if "record" in data:
+            d.record = GameRecord.from_data(data["record"])
+            d.top = group.point(data["top"], "the dealt pay-off top")
+        if "tops" in data:
+            d.tops = {0: int(data["tops"][0]), 1: int(data["tops"][1])}
+        return d
 
 
-def _dealing_data(d: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"game": d["game"], "step": d["step"], "first": d["first"]}
-    if "record" in d:
-        out["record"] = d["record"].to_data()
-        out["top"] = group.b64(d["top"])
-    if "tops" in d:
-        out["tops"] = [d["tops"][0], d["tops"][1]]
-    return out
+@dataclass(slots=True)
+class Outbox:
+    """What my next message carries that is made before it is sent: a deal step answered, my turn's reveals and its end."""
+
+    deal: Deal2 | Deal3 | None = None
+    reveals: list[Reveal] = field(default_factory=list)
+    end: End | None = None
+    end_turn: int = 0  # the turn `end` ends
+
+    def to_data(self) -> dict[str, Any]:
+        """As a state saves it: the message's own tables, the end with the number of its turn."""
+        data: dict[str, Any] = {}
+        if self.deal is not None:
+            data["deal"] = self.deal.to_data()
+        if self.reveals:
+            data["reveals"] = [r.to_data() for r in self.reveals]
+        if self.end is not None:
+            data["end"] = {"turn": self.end_turn, **self.end.to_data()}
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Outbox:
+        """The outbox a saved state holds; raises ProtocolError if it is not one a party writes."""
+        out = cls()
+        if "deal" in data:
+            deal = parse_deal(data["deal"], "the saved deal step")
+            if not isinstance(deal, Deal2 | Deal3):
+                raise ProtocolError("the saved outbox holds a deal step 1, which is never kept to send")
+            out.deal = deal
+        out.reveals = [parse_reveal(r, "a saved reveal") for r in data.get("reveals", [])]
+        if "end" in data:
+            end = dict(data["end"])
+            out.end_turn = int(end.pop("turn"))
+            out.end = parse_end(end, "the saved end of turn")
+        return out
 
 
-def _dealing_from(data: dict[str, Any]) -> dict[str, Any]:
-    d: dict[str, Any] = {"game": int(data["game"]), "step": int(data["step"]), "first": int(data["first"])}
-    if "record" in data:
-        d["record"] = GameRecord.from_data(data["record"])
-        d["top"] = group.point(data["top"], "the dealt pay-off top")
-    if "tops" in data:
-        d["tops"] = {0: int(data["tops"][0]), 1: int(data["tops"][1])}
-    return d
+def export_public(party: Party) -> dict[str, Any]:
+    """`party`'s protocol state as plain TOML-compatible data (no secret in it)."""
+    data: dict[str, Any] = {
+        "v": VERSION,
+        "me": party.me,
+        "match": group.b64(party.match),
+        "seq": party.seq,
+        "scores": list(party.record.scores),
+        "games": party.record.games,
+        "theirs": {str(g): b64s(k) for g, k in party.theirs.items()},
+        "sent_secrets": sorted(party.sent_secrets),
+        "their_v": party.their_version,
+        "deal_ready": party.deal_ready,
+        "outbox": party.outbox.to_data(),
+    }
+    if party.game is not None:
+        data["game"] = party.game.to_data()
+    if party.dealing is not None:
+        data["dealing"] = party.dealing.to_data()
+    result: dict[str, Any] = json.loads(json.dumps(data))  # a deep copy of plain data
+    return result
+
+
+def export_secrets(party: Party) -> bytes:
+    """`party`'s secrets, serialized: per game, the seed its scalars derive from and how many (seal them before they leave memory)."""
+    games = {str(g): {"seed": group.b64(party.seeds[g]), "keys": len(k)} for g, k in party.keys.items()}
+    return json.dumps({"v": SECRETS_VERSION, "games": games}, sort_keys=True).encode()
+
+
+def load(party: Party, public: dict[str, Any], secret: bytes, ruleset: Ruleset) -> None:
+    """Put into a fresh `party` the state that :func:`export_public` and :func:`export_secrets` describe."""
+    try:
+        party.seq = int(public["seq"])
+        party.record = Match(ruleset, (int(public["scores"][0]), int(public["scores"][1])), int(public["games"]))
+        party.theirs = {int(g): [group.scalar(k, "a revealed key") for k in ks] for g, ks in public["theirs"].items()}
+        party.sent_secrets = {int(g) for g in public["sent_secrets"]}
+        party.their_version = int(public.get("their_v", READS[0]))  # a state of protocol 3 does not say: its messages were 3
+        party._deal_ready = bool(public["deal_ready"])
+        party.outbox = Outbox.from_data(public["outbox"])
+        secrets = json.loads(secret)
+        if secrets.get("v") != SECRETS_VERSION:
+            raise ProtocolError(f"saved secrets of version {secrets.get('v')!r}; this spite reads version {SECRETS_VERSION}")
+        for g, mine in secrets["games"].items():
+            party.seeds[int(g)] = group.unb64(mine["seed"], SEED_SIZE, "a key seed")
+            party.keys[int(g)] = [epoch_key(party.seeds[int(g)], int(g), e) for e in range(int(mine["keys"]))]
+        if "game" in public:
+            game = party.game = GameRecord.from_data(public["game"])
+            table = party._table(game.number)
+            for h in game.hands[party.me]:
+                h.card = table.get(group.mul(group.invert(party.keys[game.number][h.epoch]), h.point))
+                if h.card is None:
+                    raise ProtocolError("a hand card of the saved game does not open with the saved keys")
+        if "dealing" in public:
+            party.dealing = Dealing.from_data(public["dealing"])
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e

@@ -12,6 +12,7 @@ from engine.rules import Ruleset
 from engine.state import GameState, Pool
 from pbm.errors import ProtocolError
 from pbm.protocol.dealing import Party
+from pbm.protocol.messages import Message
 
 
 class Seat:
@@ -35,7 +36,7 @@ class Seat:
         try:
             moves = party.receive(message, self._dry_run)
             if party.deal_ready and (state is None or state.outcome is not None):
-                state = new_game(party, party.ruleset, party.game.starter)  # type: ignore[union-attr]
+                state = new_game(party, party.ruleset, party._g().starter)
             for move in moves:
                 if state is None:
                     raise ProtocolError("moves arrived before the deal")
@@ -56,7 +57,8 @@ class Seat:
         """Play the received moves on a copy of the state, answering from the message, before anything is taken in."""
         party, state = self.party, self.state
         if party.deal_ready:
-            state = new_game(_Preview(party, party.peek_deal(party.ruleset, party.game.starter)), party.ruleset, party.game.starter)  # type: ignore[union-attr]
+            starter = party._g().starter
+            state = new_game(_Preview(party, party.peek_deal(party.ruleset, starter)), party.ruleset, starter)
         if not moves:
             return
         if state is None:
@@ -78,8 +80,8 @@ class Seat:
         self.moves.append(move)
         return self.state
 
-    def send(self) -> dict[str, Any]:
-        """The message for the other player: my moves since the last one, and whatever the protocol has due."""
+    def send(self) -> Message:
+        """The message for the other player: my moves since the last one, and whatever the protocol has due (``to_data()``: its table)."""
         message = self.party.send(self.state, self.moves)
         self.moves = []
         return message
@@ -105,7 +107,7 @@ class _Preview:
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
         # the engine knows which stacks completed: their layers are checked before my draw is opened or anything taken in
-        return Draw(tuple(self._party.finish_checks(turn, completed)))
+        return Draw(tuple(self._party.checks.finish_checks(turn, completed)))
 
     def _next(self) -> Card:
         if not self._cards:

@@ -102,16 +102,17 @@ class _Replay:
         deck = self._open(group.points(one["deal"]["deck"]["points"], "the deck"), f)
         if sorted(c for c in deck if c is not None) != list(range(size)):
             raise self._fail(f"player {f + 1}'s first shuffle of the deal is not the deck")
-        both = self._open(group.points(two["deal"]["deck"]["points"], "the deal"), f, s)
-        first, rest = both[: n + h + 1], both[n + h + 1 :]
-        if None in both or sorted(both) != list(range(size)):  # type: ignore[type-var]
+        opened = self._open(group.points(two["deal"]["deck"]["points"], "the deal"), f, s)
+        both = [c for c in opened if c is not None]
+        if len(both) != len(opened) or sorted(both) != list(range(size)):
             raise self._fail(f"player {s + 1}'s second shuffle of the deal is not the deck")
+        first, rest = both[: n + h + 1], both[n + h + 1 :]
         if self._open(group.points(two["deal"]["strips"], "the deal"), f) != first:
             raise self._fail(f"player {s + 1}'s strips of the deal are not the cards dealt to player {f + 1}")
-        self.piles[f] = first[: n - 1]  # type: ignore[assignment]
-        self.piles[s] = rest[: n - 1]  # type: ignore[assignment]
+        self.piles[f] = first[: n - 1]
+        self.piles[s] = rest[: n - 1]
         self.tops = {f: first[n - 1], s: first[n + h]}
-        self.stock = rest[n - 1 + h :]  # type: ignore[assignment]
+        self.stock = rest[n - 1 + h :]
 
     # --- the engine's dealer, answering from the transcript ---
 

@@ -79,7 +79,7 @@ def play(
     """Play until the match is over (or game `stop_after_deal` is dealt), both sides checked after every message."""
     players = [make_bot(bots[p], seed + p) for p in (0, 1)]
     out = Played(seats)
-    message = seats[0].send()
+    message = seats[0].send().to_data()
     cur = 1
     while len(out.messages) < max_messages:
         message = roundtrip(message)
@@ -104,6 +104,6 @@ def play(
             seat.play(players[cur].choose(seat.state.view(cur)))  # type: ignore[union-attr]
         if _match_done(seat, other):
             return out
-        message = seat.send()
+        message = seat.send().to_data()
         cur = 1 - cur
     raise AssertionError(f"no end after {max_messages} messages")

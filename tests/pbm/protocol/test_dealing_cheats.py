@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from pbm.errors import AuditError, PointError, ProofError, ProtocolError, StaleM
 from pbm.protocol import group, proofs
 from pbm.protocol.dealing import Party
 from pbm.protocol.group import Point, Scalar
+from pbm.protocol.messages import Message
 from pbm.protocol.seat import Seat
 
 G4A_LONG = Ruleset(target_score=500)
@@ -152,7 +155,7 @@ def test_a_replayed_message_from_an_earlier_turn_is_refused() -> None:
 
 def test_a_message_of_another_match_is_refused() -> None:
     seats = make_seats(SMALL, 11)
-    message = seats[0].send()
+    message = seats[0].send().to_data()
     with pytest.raises(StaleMessageError, match="another match"):
         seats[1].receive({**message, "match": group.b64(bytes(16))})
 
@@ -165,7 +168,7 @@ class _Quiet(Party):
 
     cheated = False
 
-    def _check_new(self, card: int, what: str, extra: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+    def _check_new(self, card: int, what: str, extra: AbstractSet[int] = frozenset()) -> None:
         return None
 
     def _maybe_audit(self) -> None:
@@ -212,12 +215,12 @@ class MergeDuplicator(_Quiet):
     def _make_end(self, turn: int, completed: tuple, count: int) -> Any:
         had_pools = bool(self.game.pools)  # type: ignore[union-attr]
         draw = super()._make_end(turn, completed, count)
-        end, g = self.outbox["end"], self.game
-        if had_pools and "draw" in end and len(g.stock) > 1:  # type: ignore[union-attr]
-            given = group.point(end["draw"]["points"][0], "draw")
-            k = self._my_key(g.stock_epoch[self.me])  # type: ignore[union-attr]
-            g.stock[0] = group.mul(k, given)  # type: ignore[union-attr]
-            end["merge"]["stock"]["points"][0] = group.b64(g.stock[0])  # type: ignore[union-attr]
+        end, g = self.outbox.end, self._g()
+        if had_pools and end is not None and end.draw is not None and end.merge is not None and len(g.stock) > 1:
+            k = self._my_key(g.stock_epoch[self.me])
+            g.stock[0] = group.mul(k, end.draw.points[0])
+            stock = replace(end.merge.stock, points=(g.stock[0], *end.merge.stock.points[1:]))
+            self.outbox.end = replace(end, merge=replace(end.merge, stock=stock))
             self.cheated = True
         return draw
 
@@ -255,8 +258,9 @@ class PoolOtherKey(_Quiet):
 
     def _make_end(self, turn: int, completed: tuple, count: int) -> Any:
         draw = super()._make_end(turn, completed, count)
-        for pool in self.outbox["end"].get("pools", []):  # the message names the key the pool is really under
-            pool["key"] = group.b64(self.other_key)
+        end = self.outbox.end
+        if end is not None and end.pools:  # the message names the key the pool is really under
+            self.outbox.end = replace(end, pools=tuple(replace(pool, key=self.other_key) for pool in end.pools))
             self.cheated = True
         return draw
 
@@ -327,15 +331,15 @@ def test_moves_that_do_not_end_the_turn_are_refused_on_receipt() -> None:
 
 def test_a_message_out_of_turn_or_from_the_wrong_seat_is_refused() -> None:
     seats = make_seats(SMALL, 13)
-    first = seats[0].send()
+    first = seats[0].send().to_data()
     with pytest.raises(ProtocolError, match="not from the other player"):
         seats[0].receive(first)  # a player's own message sent back to it
     seats[1].receive(first)
-    second = seats[1].send()
+    second = seats[1].send().to_data()
     seats[0].receive(second)
     while seats[0].my_turn:
         seats[0].play(make_bot_move(seats[0]))
-    third = seats[0].send()
+    third = seats[0].send().to_data()
     seats[1].receive(third)
     # player 1 sends another turn although turn 2 is player 2's
     forged = {k: v for k, v in copy.deepcopy(third).items() if k != "deal"}
@@ -420,11 +424,11 @@ class EarlyDealer(_Quiet):
 
     ahead = 1
 
-    def send(self, state: Any = None, moves: Any = ()) -> dict[str, Any]:
+    def send(self, state: Any = None, moves: Any = ()) -> Message:
         message = super().send(state, moves)
         g = self.game
-        if not self.cheated and moves and g is not None and state.outcome is None and "deal" not in message:
-            message["deal"] = self._deal1(g.number + self.ahead, message["seq"])
+        if not self.cheated and moves and g is not None and state.outcome is None and message.deal is None:
+            message = replace(message, deal=self.deals.deal1(g.number + self.ahead, message.seq))
             self.cheated = True
         return message
 
@@ -454,10 +458,11 @@ def test_the_next_games_deal_in_a_turn_that_does_not_end_the_game_is_refused_bef
 class KeylessWinner(_Quiet):
     """Ends the game and starts the next one's deal in the same message, as it should, but keeps its keys of the game."""
 
-    def send(self, state: Any = None, moves: Any = ()) -> dict[str, Any]:
+    def send(self, state: Any = None, moves: Any = ()) -> Message:
         message = super().send(state, moves)
-        if "turn" in message and "deal" in message:
-            self.cheated = bool(message.pop("secrets", None))
+        if message.turn is not None and message.deal is not None:
+            self.cheated = message.secrets is not None
+            message = replace(message, secrets=None)
         return message
 
 

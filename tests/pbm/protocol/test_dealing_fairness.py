@@ -17,9 +17,9 @@ def _dealt(seed: int) -> tuple[Party, Party]:
     """Both parties right after the three deal messages of game 1 (player 0 shuffles first)."""
     a = Party(0, MATCH, SMALL, seeded_rng(f"fair/{seed}/0"))
     b = Party(1, MATCH, SMALL, seeded_rng(f"fair/{seed}/1"))
-    b.receive(a.send())
-    a.receive(b.send())
-    b.receive(a.send())
+    b.receive(a.send().to_data())
+    a.receive(b.send().to_data())
+    b.receive(a.send().to_data())
     return a, b
 
 
@@ -28,7 +28,7 @@ def _positions(a: Party, b: Party) -> list[int]:
     table = group.card_table(MATCH, 1, SMALL.deck_size)
     ga, gb = a.game, b.game
     assert ga is not None and gb is not None and a.dealing is not None
-    tops = a.dealing["tops"]
+    tops = a.dealing.tops
 
     def opened(points: list[bytes], *keys: bytes) -> list[int]:
         inverse = group.invert(keys[0] if len(keys) == 1 else group.smul(keys[0], keys[1]))
@@ -101,9 +101,9 @@ def test_a_biased_first_shuffle_does_not_bias_the_deal() -> None:
     for seed in range(deals):
         a = Lazy(0, MATCH, SMALL, seeded_rng(f"lazy/{seed}/0"))
         b = Party(1, MATCH, SMALL, seeded_rng(f"lazy/{seed}/1"))
-        b.receive(a.send())
-        a.receive(b.send())
-        b.receive(a.send())
+        b.receive(a.send().to_data())
+        a.receive(b.send().to_data())
+        b.receive(a.send().to_data())
         counts[0 in {h.card for h in a.game.hands[0]}] += 1  # type: ignore[union-attr]
     expected_in = deals * SMALL.hand_size / SMALL.deck_size
     assert _chi2([counts[0], counts[1]], [deals - expected_in, expected_in]) < _chi2_limit(1)

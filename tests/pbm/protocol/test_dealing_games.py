@@ -126,7 +126,7 @@ def test_party_state_restored_from_saved_data_continues_the_match() -> None:
 
 def test_the_first_message_is_the_first_shuffle_of_game_one() -> None:
     seats = make_seats(G4A, 0)
-    message = seats[0].send()
+    message = seats[0].send().to_data()
     assert message["deal"]["step"] == 1 and message["deal"]["game"] == 1
     assert len(message["deal"]["deck"]["points"]) == 104
     assert all(len(p) == 43 for p in message["deal"]["deck"]["points"])
@@ -141,8 +141,8 @@ def test_a_turn_cannot_be_sent_before_it_ends() -> None:
     bot = make_bot("greedy")
     for seed in range(16, 40):  # a deal whose first move does not end the turn
         seats = make_seats(G4A, seed)
-        seats[1].receive(seats[0].send())
-        seats[0].receive(seats[1].send())
+        seats[1].receive(seats[0].send().to_data())
+        seats[0].receive(seats[1].send().to_data())
         move = bot.choose(seats[0].state.view(0))  # type: ignore[union-attr]
         if not move.ends_turn:
             break

@@ -73,9 +73,9 @@ def _poisoned_deal(reprove: bool) -> tuple[Party, dict[str, Any], list[int]]:
     """
     victim = Party(0, MATCH, SMALL, seeded_rng("victim"))
     cheater = Party(1, MATCH, SMALL, seeded_rng("cheater"))
-    step1 = roundtrip(victim.send())
+    step1 = roundtrip(victim.send().to_data())
     cheater.receive(step1)
-    message = roundtrip(cheater.send())
+    message = roundtrip(cheater.send().to_data())
     deal = message["deal"]
     strips = [group.point(p, "strip") for p in deal["strips"]]
     targets = strips[N : N + H]  # the victim's hand, under the victim's lock only
@@ -92,7 +92,7 @@ def test_the_deal_attack_works_against_a_client_that_trusts_shuffles() -> None:
     victim, message, slots = _poisoned_deal(reprove=False)
     with _no_shuffle_checks():
         victim.receive(message)
-    step3 = roundtrip(victim.send())["deal"]["strips"]
+    step3 = roundtrip(victim.send().to_data())["deal"]["strips"]
     # the victim stripped its lock from the poisoned slots and published r·M: the cheater removes r and reads the victim's hand
     read = []
     for slot in slots:
@@ -111,8 +111,8 @@ def test_the_deal_attack_is_refused_before_the_victim_strips_anything(reprove: b
     ):
         victim.receive(message)
     assert strips == []  # no strip, no re-key: nothing of the poisoned deck was opened
-    assert victim.seq == seq and victim.dealing is not None and victim.dealing["step"] == 1  # the victim is as it was
-    assert "deal" not in victim.outbox
+    assert victim.seq == seq and victim.dealing is not None and victim.dealing.step == 1  # the victim is as it was
+    assert victim.outbox.deal is None
 
 
 def test_a_deal_without_its_proof_of_shuffle_is_refused() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ from dealing_play import SMALL, make_seats, play, roundtrip
 from pbm.errors import ProofError, ProtocolError
 from pbm.protocol import proofs
 from pbm.protocol.dealing import Party
-from pbm.protocol.messages import VERSION, parse_message
+from pbm.protocol.messages import VERSION, Message, parse_message
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
@@ -28,8 +29,8 @@ class Protocol3(Party):
     def _ctx(self, turn: int, slot: str, game: int | None = None) -> proofs.Context:
         return proofs.Context(self.match, game if game is not None else self._g().number, turn, slot, 3)
 
-    def send(self, state: Any = None, moves: Any = ()) -> dict[str, Any]:
-        return {**super().send(state, moves), "v": 3}
+    def send(self, state: Any = None, moves: Any = ()) -> Message:
+        return dataclasses.replace(super().send(state, moves), version=3)
 
 
 def _batched(message: dict[str, Any]) -> set[str]:
@@ -49,8 +50,8 @@ def test_a_match_with_a_client_of_protocol_3_goes_on_its_batch_proofs_checked_by
 
 def test_a_batch_proof_of_protocol_4_in_a_message_said_to_be_of_protocol_3_is_refused() -> None:
     seats = make_seats(SMALL, 3)
-    seats[1].receive(roundtrip(seats[0].send()))
-    step2 = roundtrip(seats[1].send())
+    seats[1].receive(roundtrip(seats[0].send().to_data()))
+    step2 = roundtrip(seats[1].send().to_data())
     assert step2["v"] == 4 and "strip_proof" in step2["deal"]
     with pytest.raises(ProofError, match=r"the deal: the pay-off pile and hand of player 1 .*: the batch does not prove out"):
         seats[0].receive({**copy.deepcopy(step2), "v": 3})
@@ -63,7 +64,7 @@ class Upgrading(Protocol3):
     def _ctx(self, turn: int, slot: str, game: int | None = None) -> proofs.Context:
         return super()._ctx(turn, slot, game) if self.seq < 4 else Party._ctx(self, turn, slot, game)
 
-    def send(self, state: Any = None, moves: Any = ()) -> dict[str, Any]:
+    def send(self, state: Any = None, moves: Any = ()) -> Message:
         return super().send(state, moves) if self.seq < 4 else Party.send(self, state, moves)
 
 
@@ -88,7 +89,7 @@ def test_after_a_message_of_protocol_4_one_of_protocol_3_is_refused_even_by_a_re
 
 @pytest.mark.parametrize("version", [2, 5, "4", True, None])
 def test_a_message_of_a_protocol_this_spite_does_not_read_is_refused_in_words(version: Any) -> None:
-    message = {**make_seats(SMALL, 5)[0].send(), "v": version}
+    message = {**make_seats(SMALL, 5)[0].send().to_data(), "v": version}
     why = r"\((a newer spite wrote it: upgrade spite|this spite does not read it)\)$"
     with pytest.raises(ProtocolError, match=r"^a message of protocol version .*; this spite speaks version 4 " + why):
         parse_message(message)
