@@ -213,7 +213,10 @@ def _alices_side_changed(mail: Mail) -> Path:
     sides = carry.unpack_sides(save)
     alice = json.loads(json.dumps(sides[0]))
     stock = alice["party"]["game"]["stock"]
-    stock[0], stock[-1] = stock[-1], stock[0]  # two cards of the stock swapped: Bob would know where they went
+    if len(stock) >= 2:
+        stock[0], stock[-1] = stock[-1], stock[0]  # two cards of the stock swapped: Bob would know where they went
+    else:  # a game that ended in its first turns was audited, and its points dropped: her file's number changed instead
+        alice["party"]["seq"] += 1
     return _resigned(mail, written, mail.bob, "swapped.toml", protocol=_with_sides(save, (alice, sides[1])))
 
 
