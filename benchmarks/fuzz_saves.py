@@ -2,9 +2,11 @@
 """The fuzz figures in the README: hostile inputs offered to the receivers of a real match, and what became of each.
 
 A match (pay-off piles of 5, first to 5 points, greedy bots) is played in-process as `spite play` plays it;
-then, `--count` times, one of its files is drawn and offered to its receiver three ways: a random byte edit
-(not signed again), a hostile edit of a save-level field derived from the save's schema, and a hostile edit
-of a node of the protocol message (both signed again with the sender's real key, the carry packed again).
+then, `--count` times, one of its files is drawn and offered to its receiver four ways: a random byte edit
+(not signed again), a hostile edit of a save-level field derived from the save's schema, a hostile edit
+of a node of the protocol message (both signed again with the sender's real key, the carry packed again),
+and a hostile text (one that cost the tolerant reader time in the square of its size, up to the read limit)
+alone or around the file re-wrapped by a chat client, read as pasted or mailed text.
 Each is opened as `spite play` opens it (tests/pbm/hostile.py) and counted: refused with a SpiteError (one
 line, exit 1), accepted as the same save (a byte edit of layout only), accepted though changed, or another
 exception (what a player would see as a traceback). The same run, as a test: `pytest -m slow tests/pbm/test_hostile.py`.

@@ -107,8 +107,8 @@ def share(rows: list[tuple[str, int, int, int]], kinds: tuple[str, ...]) -> tupl
 
 
 def one_game(root: Path, bots: tuple[str, str], think: float, seed: int, target: int = 1) -> tuple[int, list[tuple[int, Path]]]:
-    """Play one match to `target` points (one game at 1) to its end and back (keys returned); its longest game's turns
-    and every file with its size."""
+    """Play one game (a match to `target` points: games until then) to its end and back (keys returned); the longest
+    game's turns and every file with its size. The players' homes stay under `root` (alice/, bob/)."""
     players = []
     for who in ("alice", "bob"):
         home = root / who

@@ -20,7 +20,7 @@ from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
 from pbm import render, saves, turn
-from pbm.errors import MailAuthError, NotYourTurnError, PassphraseError, ReplayError, SaveFormatError, SpiteError
+from pbm.errors import HomeError, MailAuthError, NotYourTurnError, PassphraseError, ReplayError, SaveFormatError, SpiteError
 from pbm.home import JOURNAL_FILE, match_lock, read_head, remove_stale, spite_home
 from pbm.identity import Identity, check_name, exposure, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal, Status
@@ -366,12 +366,11 @@ def _pasted() -> bytes:
     if not sys.stdin.isatty():
         return sys.stdin.buffer.read(code.MAX_INPUT + 1)
     err.print("Paste the turn code (or the save): spite reads it once its last END SPITE line is in (Ctrl-D ends early).")
-    text = ""
+    pasted = code.Pasted()
     for line in sys.stdin:  # a terminal keeps reading after this: the prompt for moves comes next
-        text += line
-        if code.whole(text) or len(text) > code.MAX_INPUT:
+        if pasted.add(line) or pasted.size > code.MAX_INPUT:
             break
-    return text.encode("utf-8")
+    return pasted.data
 
 
 def _save_of(received: SaveFile | TurnCode, identity: Identity, journal: Journal) -> SaveFile:
@@ -397,7 +396,12 @@ def _open(
         _confirm_newest(opened, newest)
     if not opened.mine and opened.check.status is not Status.EARLIER:
         # received: from now on a second, different version of it is a fork, whichever command saw it first
-        journal.record(opened.save, opened.file, durable=durable)
+        try:
+            journal.record(opened.save, opened.file, durable=durable)
+        except HomeError as e:
+            if not earlier:  # only show and verify, which need not write, go on without recording it
+                raise
+            err.print(f"Note: {e.trouble}: this file could not be recorded in your journal (it is checked all the same).", soft_wrap=True)
     if not opened.resumed and not opened.carries_mine and opened.save.seq > 1 and not opened.save.partial:
         err.print(
             "Note: this file does not carry your side of the match (it answers a turn code, or would not have fitted in "
@@ -455,7 +459,11 @@ def _seen(file: Path | None, paste: bool) -> Opened:
     received, where = _received(file, paste)
     home = spite_home()
     identity = _identity(home)
-    with Journal.open(home) as journal:
+    try:
+        journal = Journal.open(home, check=False)  # a look: the commands that write answers check every page
+    except HomeError:  # a home that cannot be written: look all the same, from the journal as it is
+        journal = Journal.open(home, write=False)
+    with journal:
         return _open(identity, journal, _save_of(received, identity, journal), where, durable=False, earlier=True)
 
 
@@ -940,9 +948,13 @@ def games() -> None:
 
     home = spite_home()
     identity = _identity(home)
-    with Journal.open(home) as journal:
-        _say_settled(settle_invitations(journal))
-        rows = standings(identity, journal)
+    with Journal.open(home, write=False) as journal:  # a list needs no quick check of every page, and writes nothing
+        settle = bool(journal.unwritten())  # unless a stopped 'spite new' left an invitation to keep or forget
+        rows = [] if settle else standings(identity, journal)
+    if settle:
+        with Journal.open(home) as journal:
+            _say_settled(settle_invitations(journal))
+            rows = standings(identity, journal)
     print_standings(rows)
 
 

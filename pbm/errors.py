@@ -11,7 +11,14 @@ class SpiteError(Exception):
 
 
 class HomeError(SpiteError):
-    """The spite home cannot be written (read-only, full) or is not usable as it is; nothing was written."""
+    """The spite home cannot be written (read-only, full) or is not usable as it is; nothing was written.
+
+    `trouble` says what is wrong with the home without the "nothing was written" (a command that only looks goes on).
+    """
+
+    def __init__(self, message: str, trouble: str = "") -> None:
+        super().__init__(message)
+        self.trouble = trouble or message
 
 
 class BusyError(SpiteError):
@@ -77,6 +84,10 @@ class UnknownKeyError(SpiteError):
 
 class JournalError(SpiteError):
     """The local journal refuses a save, or cannot be used."""
+
+
+class DamagedJournalError(JournalError):
+    """The journal's file is damaged (pages, tables), empty, or no journal at all: it is refused, never written into."""
 
 
 class ReplayError(JournalError):

@@ -5,17 +5,27 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import signal
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbm.errors import BusyError, HomeError, SaveFormatError
+from pbm.shown import shown
 
 HOME_ENV = "SPITE_HOME"
 JOURNAL_FILE = "journal.sqlite"  # pbm/journal.py; named here so that a home with a journal is known without opening it
 FAULT_ENV = "SPITE_FAULT"  # tests only: the name of a fault_point at which the process kills itself
 _TEMP = ".spite-"  # the start of every temp file spite writes beside a save: .spite-<match>-<pid>-<random>.tmp
+MATCH_ID = r"(?:[0-9a-f]{2}){8,32}"  # a match id (docs/save-format.md): 16 to 64 lower-case hex digits; it names files here
+_MATCH_ID = re.compile(MATCH_ID)
+
+
+def is_match_id(value: object) -> bool:
+    """Whether `value` is a match id (16 to 64 lower-case hex digits, :data:`MATCH_ID`), the only text that may name a match's files."""
+    return type(value) is str and _MATCH_ID.fullmatch(value) is not None
 
 
 def spite_home(create: bool = True) -> Path:
@@ -73,13 +83,18 @@ def read_head(path: Path, most: int) -> bytes:
     """The first `most` bytes of the file at `path` (all of it if shorter), never more, however big or endless it is.
 
     A temp file of :func:`write_new` is refused (SaveFormatError): it is a write not finished, never a file to use.
+    A named pipe or socket is refused (OSError), without waiting for a writer to come.
     """
     if is_temp(path):
         raise SaveFormatError(
             f"{path} is an unfinished write of spite (a temp file left when spite was stopped), not a save: "
             "use the real file spite wrote, never a .spite-….tmp file"
         )
-    with open(path, "rb") as f:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb") as f:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISFIFO(kind) or stat.S_ISSOCK(kind):
+            raise OSError(errno.EINVAL, "it is a named pipe, not a file", str(path))
         return f.read(most)
 
 
@@ -89,16 +104,17 @@ def is_temp(path: Path) -> bool:
     return name.startswith(_TEMP) and name.endswith(".tmp")
 
 
-def write_new(path: Path, data: bytes, tag: str) -> None:
+def write_new(path: Path, data: bytes, tag: str, mode: int | None = None) -> None:
     """Write `data` to `path`, which must not exist yet (FileExistsError otherwise): never a part, never over another file.
 
-    A temp file named after `tag` (:func:`remove_stale` finds it) is written and synced, then linked to `path`.
+    A temp file named after `tag` (:func:`remove_stale` finds it) is written and synced, then linked to `path`; with
+    `mode` it gets exactly that mode, without it 0666 filtered by the umask.
     """
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{_TEMP}{tag}-{os.getpid()}-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
-            _set_mode(out.fileno(), tmp, 0o666 & ~_umask())
+            _set_mode(out.fileno(), tmp, mode if mode is not None else 0o666 & ~_umask())
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
@@ -136,7 +152,12 @@ def remove_stale(folder: Path, tag: str) -> list[Path]:
 
 @contextlib.contextmanager
 def match_lock(home: Path, match: str) -> Iterator[None]:
-    """Hold `match`'s lock in `home` while a file of it is received, played and answered; BusyError if another spite holds it."""
+    """Hold `match`'s lock in `home` while a file of it is received, played and answered; BusyError if another spite holds it.
+
+    HomeError for a `match` that is not a match id: it names the lock file (the readers refuse such an id first).
+    """
+    if not is_match_id(match):
+        raise HomeError(f"{shown(match)} is not a match id (16 to 64 lower-case hex digits): no file is named after it")
     try:
         folder = ensure_private_dir(Path(home) / "locks")
         fd = os.open(folder / f"{match}.lock", os.O_RDWR | os.O_CREAT, 0o600)
@@ -199,7 +220,7 @@ def home_error(home: Path, error: BaseException) -> HomeError | BusyError:
         why = "is full (or its disk failing)"
     else:
         why = f"cannot be written ({error})"
-    return HomeError(f"your spite home {home} {why}: nothing was written")
+    return HomeError(f"your spite home {home} {why}: nothing was written", trouble=f"your spite home {home} {why}")
 
 
 def fault_point(name: str) -> None:

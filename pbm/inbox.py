@@ -7,21 +7,20 @@ signature does not check out are passed over and never kept. Nothing here prints
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from pbm import saves
-from pbm.errors import ChainError, SpiteError
-from pbm.home import ensure_private_dir, read_head, write_new
+from pbm.errors import ChainError, HomeError, SpiteError
+from pbm.home import ensure_private_dir, is_match_id, read_head, write_new
 from pbm.identity import Identity
 from pbm.journal import Journal
 from pbm.saves import SaveFile
+from pbm.shown import shown
 from pbm.transport import code
 from pbm.transport.mail import Found, save_name
 
 MATCHES_DIR = "matches"
-_MATCH_ID = re.compile(r"(?:[0-9a-f]{2}){8,32}")  # as a save's schema has it (pbm/saves.py)
 
 
 class Taken(enum.Enum):
@@ -43,7 +42,9 @@ class Outcome:
 
 
 def match_folder(home: Path, match: str) -> Path:
-    """The folder under the spite home where the files of `match` that came by mail are kept."""
+    """The folder under the spite home where the files of `match` that came by mail are kept (HomeError unless a match id)."""
+    if not is_match_id(match):
+        raise HomeError(f"{shown(match)} is not a match id (16 to 64 lower-case hex digits): no folder is named after it")
     return ensure_private_dir(Path(home) / MATCHES_DIR / match[:8])
 
 
@@ -51,7 +52,7 @@ def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
     """Keep the save or turn code `found` in its match's folder, unless it is a duplicate, the player's own, or not good."""
     item = found.item
     match, seq = item.match, item.seq
-    if not _MATCH_ID.fullmatch(match):  # a code's labels are not checked until it is played: its match names a folder here
+    if not is_match_id(match):  # the readers refuse it first; here it would name a folder
         return Outcome(Taken.REFUSED, match[:64], seq, why="its match id is not one spite makes")
     signer = item.signer if isinstance(item, SaveFile) else item.turn.get("signer")
     if type(signer) is not int or signer not in (0, 1):
@@ -155,7 +156,9 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         address = journal.address(row.match) or row.sender
         them = info.players[1 - me] if info is not None and me is not None else None
         fingerprint = them.fingerprint if them is not None and them.key else ""
-        waiting[row.match] = Standing(row.match, row.opponent, score, "you", row.taken_at, row.path, address, True, fingerprint)
+        waiting[row.match] = Standing(
+            row.match, row.opponent, score, "you", row.taken_at, row.path, address, new=True, fingerprint=fingerprint
+        )
     rows = list(waiting.values())
     for info in infos.values():
         me = info.seat_of(identity.public_key)

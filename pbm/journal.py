@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -18,10 +19,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
-from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError
-from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error
+from pbm.errors import ChainError, DamagedJournalError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, SpiteError
+from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, write_new
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
+from pbm.shown import cut
 
 SCHEMA_VERSION = 4  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
 # 4 `unwritten` (invitations recorded whose file is not known to be on disk yet)
@@ -75,6 +77,39 @@ CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
 """
 _SAVE_COLUMNS = "match, seq, game, turn, hash, prev, signer, score0, score1, path, seen_at"
+_TABLES = frozenset({"matches", "saves", "seats", "written", "unwritten", "addresses", "mailed", "received", "mailboxes"})
+_HOME_TROUBLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR")
+
+
+def _trouble(path: Path, error: sqlite3.DatabaseError, wrote: bool = False) -> SpiteError:
+    """The one line for what SQLite said of the journal at `path`: the home's trouble (read-only, full, busy) or a damage."""
+    if isinstance(error, sqlite3.OperationalError) and (error.sqlite_errorname or "").startswith(_HOME_TROUBLE):
+        return home_error(path.parent, error)
+    return _damaged(path, f"is damaged ({cut(str(error).strip().split(chr(10))[0])})", wrote)
+
+
+def _damaged(path: Path, what: str, wrote: bool = False) -> DamagedJournalError:
+    """The one line for a journal at `path` that `what` (is damaged, is a folder…): where it is, what was written, how to go on."""
+    return DamagedJournalError(
+        f"your journal {path} {what}: {'the command stopped there' if wrote else 'nothing was written'}. "
+        f"Move it aside (to {path.name}.damaged, say) and run this again: "
+        "the files of each match carry your side of it (docs/save-format.md, Continuing elsewhere)"
+    )
+
+
+def _check_pages(db: sqlite3.Connection, path: Path) -> None:
+    """SQLite's quick check of the journal's pages and indexes: DamagedJournalError, before anything is written into it, unless ok."""
+    said = [row[0] for row in db.execute("PRAGMA quick_check")]
+    if said != ["ok"]:
+        raise _damaged(path, f"is damaged ({cut(said[0] if said else 'no answer')})")
+
+
+def _empty() -> sqlite3.Connection:
+    """A new journal with no save in it, in memory."""
+    db = sqlite3.connect(":memory:")
+    db.executescript(_SCHEMA)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return db
 
 
 class Status(enum.Enum):
@@ -161,40 +196,63 @@ class MatchInfo:
 class Journal:
     """The journal of one spite home. Use :meth:`open`; close it (or use ``with``) when done."""
 
-    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, connection: sqlite3.Connection, path: Path, writable: bool = True) -> None:
         self._db = connection
         self.path = path
+        self.writable = writable  # False: opened read-only (or none there yet), every write refused as on a read-only home
+        self._wrote = False  # whether a write of this journal was committed: a damage found later says so
 
     @classmethod
-    def open(cls, home: Path) -> Journal:
-        """Open (creating it and `home` if missing, mode 0600) the journal under `home`.
+    def open(cls, home: Path, write: bool = True, check: bool | None = None) -> Journal:
+        """Open the journal under `home`: to write (creating it and `home` if missing, mode 0600), or only to read.
 
-        Raises JournalError if it is damaged or too new, HomeError if the home cannot be written where it must be.
+        With `check` (by default when opened to write) it must pass SQLite's quick check first: ~2 ms a MB of journal,
+        skipped by the commands that only look (benchmarks/journal_check.py). Raises DamagedJournalError if it is
+        damaged, empty, a folder or lacks tables, JournalError if too new, HomeError if the home cannot be written where
+        it must be. Read-only, a missing journal is an empty one, and nothing is created.
         """
         home = Path(home)
-        path = ensure_private_dir(home) / JOURNAL_FILE
+        path = home / JOURNAL_FILE
         try:
+            if write:
+                ensure_private_dir(home)
+            if path.is_dir():
+                raise _damaged(path, "is a folder, not a file")
+            if not path.exists() and not write:
+                return cls(_empty(), path, writable=False)
             if not path.exists():
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # private from its first byte
+                with contextlib.closing(_empty()) as new:
+                    write_new(path, new.serialize(), "journal", mode=0o600)  # whole and private from its first byte
+            elif path.stat().st_size == 0:  # spite never leaves one so (it writes a new journal whole): it lost what it held
+                raise _damaged(path, "is empty (0 bytes)")
+            db = sqlite3.connect(path) if write else sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        except FileExistsError:  # another spite made it meanwhile
             db = sqlite3.connect(path)
         except (OSError, sqlite3.OperationalError) as e:
             raise home_error(home, e) from e
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                db.close()
                 raise JournalError(f"the journal {path} was written by a newer spite: upgrade spite")
-            if version < SCHEMA_VERSION:  # only a new or older journal is written to on opening
+            if version < SCHEMA_VERSION and not write:  # an older journal is upgraded, which is a write
+                db.close()
+                return cls.open(home)
+            if write if check is None else check:
+                _check_pages(db, path)
+            if version < SCHEMA_VERSION:  # only an older journal is written to on opening
                 with db:
                     db.executescript(_SCHEMA)
                     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except sqlite3.OperationalError as e:
+            lost = _TABLES - {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if lost:
+                raise _damaged(path, f"has lost its table{'s' if len(lost) > 1 else ''} {', '.join(sorted(lost))}")
+        except SpiteError:
             db.close()
-            raise home_error(home, e) from e
+            raise
         except sqlite3.DatabaseError as e:
             db.close()
-            raise JournalError(f"the journal {path} is damaged or not a journal: {e}") from e
-        return cls(db, path)
+            raise _trouble(path, e) from e
+        return cls(db, path, writable=write)
 
     @property
     def home(self) -> Path:
@@ -203,18 +261,21 @@ class Journal:
     @contextlib.contextmanager
     def _writing(self, durable: bool = True) -> Iterator[None]:
         """One write transaction, taken before anything is read for it; a read-only or full home raises HomeError, nothing kept."""
+        if not self.writable:
+            raise home_error(self.home, PermissionError(errno.EACCES, "opened read-only"))
         try:
             self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'OFF'}")
             self._db.execute("BEGIN IMMEDIATE")  # checks and writes see one state: two spites cannot both record a turn
-        except sqlite3.OperationalError as e:
-            raise home_error(self.home, e) from e
+        except sqlite3.DatabaseError as e:
+            raise _trouble(self.path, e, self._wrote) from e
         try:
             yield
             self._db.commit()
+            self._wrote = True
         except BaseException as e:
             self._db.rollback()
-            if isinstance(e, sqlite3.OperationalError):
-                raise home_error(self.home, e) from e
+            if isinstance(e, sqlite3.DatabaseError):
+                raise _trouble(self.path, e, self._wrote) from e
             raise
 
     def close(self) -> None:
@@ -224,7 +285,10 @@ class Journal:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        """Close the journal; a damage SQLite found while it was used becomes the one line :func:`_trouble` makes of it."""
         self.close()
+        if isinstance(error, sqlite3.DatabaseError):
+            raise _trouble(self.path, error, self._wrote) from error
 
     # --- questions ---
 
@@ -366,7 +430,7 @@ class Journal:
 
     def _record(self, save: SaveFile, path: Path | str | None) -> Check:
         result = self.check(save)
-        where = str(Path(path).resolve()) if path is not None else ""
+        where = _where(path) if path is not None else ""
         now = datetime.now(UTC).isoformat(timespec="seconds")
         if result.status is Status.LATEST:
             if where:
@@ -402,7 +466,7 @@ class Journal:
     def moved(self, digest: str, path: Path) -> None:
         """Note that the file of save `digest` now lies at `path` (so it is written: no longer :meth:`unwritten`)."""
         with self._writing():
-            self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (str(Path(path).resolve()), digest))
+            self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (_where(path), digest))
             self._db.execute("DELETE FROM unwritten WHERE hash = ?", (digest,))
 
     # --- mail (spite send, inbox, resend) ---
@@ -434,7 +498,7 @@ class Journal:
         now = datetime.now(UTC).isoformat(timespec="seconds")
         with self._writing():
             cursor = self._db.execute(
-                "INSERT OR IGNORE INTO received VALUES (?, ?, ?, ?, ?, ?)", (match, seq, str(Path(path).resolve()), opponent, sender, now)
+                "INSERT OR IGNORE INTO received VALUES (?, ?, ?, ?, ?, ?)", (match, seq, _where(path), opponent, sender, now)
             )
             return cursor.rowcount == 1
 
@@ -485,6 +549,17 @@ class Journal:
         """This player's protocol state after save `seq` of `match`, if this journal kept it."""
         row = self._db.execute("SELECT data FROM seats WHERE match = ? AND seq = ?", (match, seq)).fetchone()
         return row[0] if row else None
+
+
+def _where(path: Path | str) -> str:
+    """Where the file at `path` lies, as the journal keeps it; JournalError for a name that is not UTF-8 text, which it cannot keep."""
+    where = str(Path(path).resolve())
+    try:
+        where.encode("utf-8")
+    except UnicodeEncodeError as e:
+        name = os.fsencode(where).decode("utf-8", "backslashreplace")
+        raise JournalError(f"the name of {name} is not UTF-8 text, which your journal keeps: rename the file; nothing was written") from e
+    return where
 
 
 def _record(row: tuple) -> SaveRecord:

@@ -26,9 +26,9 @@ from nacl.bindings import crypto_hash_sha256
 from engine.moves import InvalidMoveError, parse_turn
 from engine.rules import Ruleset
 from pbm import savetext
-from pbm.canonical import canonical, check_values
+from pbm.canonical import MAX_SAFE_INT, canonical, check_values
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
-from pbm.home import read_head, write_atomic
+from pbm.home import MATCH_ID, read_head, write_atomic
 from pbm.identity import KEY_LIKE, Identity, PublicKey
 from pbm.packing import PackingError, pack, unpack
 from pbm.schema import Fields, Flag, Items, Keyed, Opaque, Text, Whole, check
@@ -270,6 +270,8 @@ def parse(data: bytes) -> SaveFile:
         raise SaveFormatError(f"not a spite save file: it is not valid TOML ({e}); was it cut short or edited?") from e
     except RecursionError as e:
         raise SaveFormatError("not a spite save file: its lists or tables are nested far too deeply") from e
+    except ValueError as e:  # Python's limit on converting a number of thousands of digits (sys.get_int_max_str_digits)
+        raise SaveFormatError(f"not a spite save file: it holds a number of thousands of digits (at most {MAX_SAFE_INT} is allowed)") from e
     _check_format(doc)
     check_values(doc)  # refuse floats, dates and huge numbers anywhere, naming the field
     return _from_payload(doc)
@@ -315,7 +317,7 @@ SAVE = Fields(
     {
         "format": Text(what=f"{FORMAT!r}"),
         "version": Whole(),
-        "match": Text(r"(?:[0-9a-f]{2}){8,32}", "16 to 64 lower-case hex digits"),
+        "match": Text(MATCH_ID, "16 to 64 lower-case hex digits"),
         "seq": Whole(1),
         "game": Whole(1),
         "turn": Whole(0),
@@ -488,8 +490,20 @@ def _check_signature(signature: str, data: bytes, key: PublicKey) -> None:
 
 
 def default_name(save: SaveFile) -> str:
-    """The usual file name of a save: ``spite-<first 8 of match>-g<game>-t<turn>.toml``."""
-    return f"spite-{save.match[:8]}-g{save.game}-t{save.turn}.toml"
+    """The usual file name of a save, the same on both machines and no other file's of its match (name_stem)."""
+    return f"{name_stem(save.match, save.game, save.turn, save.protocol.get('message'))}.toml"
+
+
+def name_stem(match: str, game: int, turn: int, message: object) -> str:
+    """``spite-<first 8 of match>-g<game>-t<turn>``, and ``-deal2`` for the file that answers a deal's first step or
+    ``-keys`` for one that only hands over keys: the two kinds of file that share a game and turn with another."""
+    stem = f"spite-{match[:8]}-g{game}-t{turn}"
+    if not isinstance(message, Mapping) or "turn" in message:
+        return stem  # a file with moves: the only one of its game and turn
+    deal = message.get("deal")
+    if isinstance(deal, Mapping) and deal.get("step") == 2:
+        return f"{stem}-deal2"  # beside the first step (the invitation, or the file that ended the game before)
+    return f"{stem}-keys" if "deal" not in message and "secrets" in message else stem  # beside the match's last turn
 
 
 def fresh_path(save: SaveFile, beside: Path) -> Path:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.game import legal_moves
-from engine.moves import PAYOFF, Move, parse_turn
+from engine.moves import PAYOFF, IllegalMoveError, Move, parse_turn
 from pbm.errors import SpiteError
 from pbm.match import Opened
 
@@ -68,14 +68,18 @@ def complete(opened: Opened, word: str) -> list[str]:
 
 
 def play_line(opened: Opened, text: str) -> int:
-    """Play the moves written on `text` in order until one is refused or the turn ends; returns how many were played.
+    """Play the moves written on `text` in order until one is refused; returns how many were played.
 
-    Raises InvalidMoveError or IllegalMoveError for the first move refused (the ones before it stay played).
+    Raises InvalidMoveError or IllegalMoveError for the first move refused (the ones before it stay played), and
+    IllegalMoveError for moves written after the one that ended the turn: they are never dropped without a word.
     """
     played = 0
-    for move in parse_turn(text):
+    moves = parse_turn(text)
+    for n, move in enumerate(moves):
         if not opened.seat.my_turn:
-            break
+            after = " ".join(map(str, moves[n:]))
+            ended = f"ended with {opened.seat.moves[-1]}" if opened.seat.moves else "is over"
+            raise IllegalMoveError(f"{after}: your turn {ended}, so {'these moves were' if len(moves) - n > 1 else 'it was'} not played")
         opened.seat.play(move)
         played += 1
     return played

@@ -10,6 +10,7 @@ which the receiver applies to its own state with its Party as dealer, then calls
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,7 @@ from pbm.protocol.dealsteps import DealSteps, starter_of
 from pbm.protocol.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
 from pbm.protocol.group import Point, Rng, Scalar, b64s
 from pbm.protocol.incoming import MERGE_LAYER, MERGED_STOCK, STOCK_SHUFFLE, CheckedEnd, TurnChecks, pool_name
-from pbm.protocol.messages import Deal3, DrawReservation, End, Locked, Merge, Message, Reveal, Shuffle, parse_message
+from pbm.protocol.messages import READS, Deal1, Deal3, DrawReservation, End, Locked, Merge, Message, Reveal, Shuffle, parse_message
 from pbm.protocol.partystate import VERSION, Persistence
 from pbm.protocol.proofs import Context
 from pbm.protocol.shuffle import ShuffleContext
@@ -42,6 +43,7 @@ class _Staged:
     reveals: list[tuple[str, int, int]] = field(default_factory=list)  # (kind, hand slot, card index)
     end: CheckedEnd | None = None
     consumed_end: bool = False
+    ends_game: bool = False  # the turn ends its game, as the protocol reckons it on receipt
     message: Message | None = None
 
 
@@ -65,6 +67,7 @@ class Party(DealSteps, TurnChecks, Persistence):
         self.seeds: dict[int, bytes] = {}  # the seed each game's scalars derive from (pbm.protocol.deck.epoch_key)
         self.theirs: dict[int, list[Scalar]] = {}  # the opponent's revealed scalars, by game
         self.sent_secrets: set[int] = set()
+        self.their_version = READS[0]  # the protocol version of the other's latest message: none older is taken after it
         self.outbox: dict[str, Any] = {}
         self._staged = _Staged()
         self._deal_ready = False
@@ -84,7 +87,13 @@ class Party(DealSteps, TurnChecks, Persistence):
         return group.card_table(self.match, game, self.ruleset.deck_size)
 
     def _ctx(self, turn: int, slot: str, game: int | None = None) -> Context:
-        return Context(self.match, game if game is not None else self._g().number, turn, slot)
+        """The context of a proof I make now: it travels in my next message, of the current protocol version."""
+        return Context(self.match, game if game is not None else self._g().number, turn, slot, VERSION)
+
+    def _their_ctx(self, turn: int, slot: str, game: int | None = None) -> Context:
+        """The context of a proof in the message under check: checked by the rules of that message's protocol version."""
+        msg = self._staged.message
+        return dataclasses.replace(self._ctx(turn, slot, game), version=msg.version if msg is not None else VERSION)
 
     def _sctx(self, turn: int, name: str, seq: int, game: int | None = None) -> ShuffleContext:
         return ShuffleContext(self.match, game if game is not None else self._g().number, turn, seq, name)
@@ -361,6 +370,11 @@ class Party(DealSteps, TurnChecks, Persistence):
             raise StaleMessageError("the message belongs to another match")
         if message.sender != self.other:
             raise ProtocolError("the message is not from the other player")
+        if message.version < self.their_version:
+            raise ProtocolError(
+                f"message {message.seq} is of protocol version {message.version}, but the other player's messages are of "
+                f"version {self.their_version} already: a client does not go back to an older protocol"
+            )
         if message.seq != self.seq + 1:
             raise StaleMessageError(
                 f"message {message.seq} is not the one due (message {self.seq + 1}): a message replayed, lost or out of order"
@@ -372,6 +386,9 @@ class Party(DealSteps, TurnChecks, Persistence):
             moves = self._receive(message)
             if check is not None:  # e.g. the moves played through on a copy of the engine's state
                 check(moves)
+            if isinstance(message.deal, Deal1):  # the next game's deal, answered once this message is known to end the game
+                self._on_deal(message.deal, message.seq)
+            self.their_version = message.version
             return moves
         except BaseException:
             self.rollback(saved)
@@ -390,13 +407,15 @@ class Party(DealSteps, TurnChecks, Persistence):
             self.seq,
             self.record,
             set(self.sent_secrets),
+            self.their_version,
         )
 
     def rollback(self, saved: tuple[Any, ...]) -> None:
         """Put back what :meth:`snapshot` took, and forget what the refused message staged."""
-        game, dealing, outbox, keys, seeds, theirs, deal_ready, seq, record, sent = saved
+        game, dealing, outbox, keys, seeds, theirs, deal_ready, seq, record, sent, their_version = saved
         self.game, self.dealing, self.outbox, self.keys, self.seeds, self.theirs = game, dealing, outbox, keys, seeds, theirs
         self._deal_ready, self.seq, self.record, self.sent_secrets = deal_ready, seq, record, sent
+        self.their_version = their_version
         self._staged = _Staged()
 
     def _receive(self, msg: Message) -> list[Move]:
@@ -409,6 +428,9 @@ class Party(DealSteps, TurnChecks, Persistence):
             deal = None
         if msg.turn is not None:
             moves = self._on_turn(msg.turn, msg.seq)
+        if isinstance(deal, Deal1):
+            self.check_deal1(deal, msg)
+            deal = None  # answered by receive() once the whole message checked out
         if msg.secrets is not None:
             self._on_secrets(msg.secrets)
             if msg.turn is None:
@@ -445,8 +467,11 @@ class Party(DealSteps, TurnChecks, Persistence):
             return
         if msg.secrets is None or msg.secrets.game != g.number:
             raise ProtocolError(f"game {g.number}, turn {msg.turn.turn}: the turn ends the game but leaves out its mover's keys")
+        record = self.record.record(outcome)
         if msg.deal is None:
-            self._check_next_deal(g.number, self.record.record(outcome))
+            self._check_next_deal(g.number, record)
+        elif isinstance(msg.deal, Deal1) and record.is_over:
+            raise ProtocolError(f"game {g.number} ends the match, but the message starts the deal of a game {msg.deal.game}")
 
     def settle(self, state: GameState | None) -> None:
         """After the received moves are applied: check that the message was used up, note a game's end, audit it."""
@@ -459,6 +484,9 @@ class Party(DealSteps, TurnChecks, Persistence):
             self._game_over(state)
         elif g is not None and g.number in self.theirs and not g.over:
             raise ProtocolError(f"game {g.number}: keys revealed before the game is over")
+        msg = self._staged.message  # a second line behind check_deal1: the engine must agree that the game ended
+        if msg is not None and isinstance(msg.deal, Deal1) and g is not None and g.number < msg.deal.game and not g.over:
+            raise ProtocolError(f"game {g.number} goes on, but the message starts the deal of game {msg.deal.game}")
         self._maybe_audit()
 
     def _game_over(self, state: GameState) -> None:

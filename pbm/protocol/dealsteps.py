@@ -12,7 +12,7 @@ from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.deck import GameRecord, HandCard, seed_stream, shuffled
 from pbm.protocol.group import GENERATOR, Point
-from pbm.protocol.messages import Deal, Deal1, Deal2, Deal3, Shuffle
+from pbm.protocol.messages import Deal, Deal1, Deal2, Deal3, Message, Shuffle
 
 
 def starter_of(game: int) -> int:
@@ -48,6 +48,35 @@ class DealSteps:
             self._on_deal3(deal)
         else:
             raise StaleMessageError(f"deal step {step} of game {deal.game} is not due now")
+
+    def check_deal1(self, deal: Deal1, msg: Message) -> None:
+        """Refuse deal step 1 unless it begins the next game, sent by the player who starts it, once the game before has ended.
+
+        The game before ends in this message's turn or earlier, and this message brings the sender's keys of it.
+        Checked on receipt, before this player answers the step (or applies any secret to the message).
+        """
+        g = self.game
+        number = deal.game
+        expected = 1 if g is None else g.number + 1
+        if number != expected:
+            raise StaleMessageError(f"the message starts the deal of game {number}, but the next game is game {expected}")
+        if starter_of(number) != self.other:
+            raise ProtocolError(f"the other player started the deal of game {number}, which is yours to start (the players take turns)")
+        if self.dealing is not None:
+            raise StaleMessageError(f"the message starts the deal of game {number} again: it is under way")
+        if g is None:
+            return
+        if not g.over and not self._staged.ends_game:
+            playing = f"turn {msg.turn.turn} does not end game {g.number}" if msg.turn else f"game {g.number} is still being played"
+            raise ProtocolError(
+                f"{playing}, but the message already starts the deal of game {number}: a game is dealt once the one before has ended"
+            )
+        if g.over and self.record.is_over:
+            raise ProtocolError(f"the match is over, but the message starts the deal of a game {number}")
+        if msg.secrets is None or msg.secrets.game != g.number:
+            raise ProtocolError(
+                f"the message starts the deal of game {number} without the other player's keys of game {g.number}, which come with it"
+            )
 
     def _deal1(self, number: int, seq: int) -> dict[str, Any]:
         """Step 1: my layer on every card encoding, shuffled, with its proof."""
@@ -106,7 +135,7 @@ class DealSteps:
             raise ProtocolError(f"game {number}, the deal: the second shuffle does not hold the deck and its strips")
         shuffle.verify(self._sctx(0, DEAL, seq, number), given.proof, GENERATOR, given.key, mine, given.points)
         deck = list(given.points)
-        proofs.verify_batch(self._ctx(0, strip_slots(me, s)[0], number), deal.strip_proof, given.key, deal.strips, deck[: n + h + 1])
+        proofs.verify_batch(self._their_ctx(0, strip_slots(me, s)[0], number), deal.strip_proof, given.key, deal.strips, deck[: n + h + 1])
         k = self.keys[number][0]
         pub = group.base(k)
         table = self._table(number)
@@ -143,7 +172,7 @@ class DealSteps:
         if len(deal.strips) != n + h + 1:
             raise ProtocolError(f"game {number}, the deal: {len(deal.strips)} strips where {n + h + 1} are due")
         layered = [rec.piles[f][-1], self.dealing["top"], *rec.piles[me], *(c.point for c in rec.hands[me])]  # type: ignore[index]
-        proofs.verify_batch(self._ctx(0, strip_slots(f, me)[1], number), deal.strip_proof, rec.keys[f][0], deal.strips, layered)
+        proofs.verify_batch(self._their_ctx(0, strip_slots(f, me)[1], number), deal.strip_proof, rec.keys[f][0], deal.strips, layered)
         table = self._table(number)
         top_f, top_me = table.get(deal.strips[0]), table.get(deal.strips[1])
         if top_f is None or top_me is None or top_f == top_me:

@@ -67,13 +67,13 @@ class TurnChecks:
                     raise ProtocolError(f"turn {t}: reveal {n + 1} names hand card {slot}, which player {x + 1} does not hold")
                 entry = hand.pop(slot)
                 what = f"hand card {slot + 1} of player {x + 1}"
-                proofs.verify(self._ctx(t, what), rv.proof, g.keys[x][entry.epoch], rv.point, entry.point)
+                proofs.verify(self._their_ctx(t, what), rv.proof, g.keys[x][entry.epoch], rv.point, entry.point)
             else:
                 if not pile:
                     raise ProtocolError(f"turn {t}: reveal {n + 1} turns up a pay-off card that player {x + 1} does not have")
                 layered = pile.pop()
                 what = f"pay-off card {len(pile) + 1} of player {x + 1}"
-                proofs.verify(self._ctx(t, what), rv.proof, g.keys[x][0], rv.point, layered)
+                proofs.verify(self._their_ctx(t, what), rv.proof, g.keys[x][0], rv.point, layered)
                 slot = -1
             index = self._decode(rv.point, f"turn {t}: the reveal of {what}")
             self._check_new(index, f"the reveal of {what}", seen)
@@ -85,7 +85,10 @@ class TurnChecks:
         if not ends_game and turn.end is None:
             raise ProtocolError(f"turn {t}: the moves end the turn, but the message does not")
         if turn.end is not None:
-            self._staged.end = self._check_end(turn.end, seen, seq)
+            st = self._staged.end = self._check_end(turn.end, seen, seq)
+            # R8: nothing is drawn, and nothing is left to draw nor recycled: a tie (engine.game._end_turn)
+            ends_game = not st.draw and not st.stock and not st.pools
+        self._staged.ends_game = ends_game
         return moves
 
     def _match_reveals(self, moves: list[Move], facedown: int, t: int) -> bool:
@@ -143,7 +146,7 @@ class TurnChecks:
                     f"turn {t}: the draw is not taken from {'random places' if owes and merged else 'the top'} of the stock"
                 )
             for i, (pt, prf, pos) in enumerate(zip(pts, prfs, positions, strict=True)):
-                proofs.verify(self._ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, stock[-1 - pos])
+                proofs.verify(self._their_ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, stock[-1 - pos])
                 draw.append(HandCard(pt, g.stock_epoch[me]))
             taken = {len(stock) - 1 - pos for pos in positions}
             stock = [p for i, p in enumerate(stock) if i not in taken]
@@ -155,7 +158,7 @@ class TurnChecks:
                 raise ProtocolError(f"turn {t}: the merge layers other pools than those completed last turn")
             pool_points = [p for pool in g.pools for p in pool.points]
             flat = [p for pool in layered for p in pool]
-            proofs.verify_batch(self._ctx(t, MERGE_LAYER), end.merge.layer_proof, key, pool_points, flat)
+            proofs.verify_batch(self._their_ctx(t, MERGE_LAYER), end.merge.layer_proof, key, pool_points, flat)
             stock = self._check_rekey(end.merge.stock, key, stock + flat, t, seq, MERGED_STOCK)
             keys.append(end.merge.stock.key)
             shuffled_flags = [False, False]
@@ -214,7 +217,7 @@ class TurnChecks:
             cards = [group.card_point(self.match, g.number, c.index) for c in pool.cards]
             if len(sh.points) != len(cards):
                 raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} holds {len(sh.points)} cards where {len(cards)} are due")
-            proofs.verify_batch(self._ctx(turn, pool_name(n)), sh.proof, key, cards, sh.points)
+            proofs.verify_batch(self._their_ctx(turn, pool_name(n)), sh.proof, key, cards, sh.points)
 
     def _on_secrets(self, section: Secrets) -> None:
         g = self._g()

@@ -19,7 +19,8 @@ from pbm.protocol import group
 from pbm.protocol.group import Point, Scalar, b64, b64s
 from pbm.protocol.shuffle import ShuffleProof, proof_size
 
-VERSION = 3  # 1 had no proofs of shuffle; 2 shuffled each pool with a proof of shuffle
+VERSION = 4  # 1 had no proofs of shuffle; 2 shuffled each pool with a proof of shuffle; 3 left the game and turn out of batch weights
+READS = (3, 4)  # a match begun under protocol 3 goes on: its messages are checked by the rules they were made under
 STRIP_PROOF_SIZE = 64
 MAX_POINTS = 1024  # far above any list of a game; bounds the work a hostile message can ask for
 MAX_MOVES_TEXT = 4096
@@ -205,7 +206,7 @@ class Secrets:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One message of the match: its number `seq` (from 1), the sender (0 or 1), and what it carries."""
+    """One message of the match: its number `seq` (from 1), the sender (0 or 1), what it carries, and its protocol version."""
 
     match: bytes
     seq: int
@@ -213,9 +214,10 @@ class Message:
     deal: Deal | None = None
     turn: Turn | None = None
     secrets: Secrets | None = None
+    version: int = VERSION
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"v": VERSION, "match": b64(self.match), "seq": self.seq, "from": self.sender}
+        data: dict[str, Any] = {"v": self.version, "match": b64(self.match), "seq": self.seq, "from": self.sender}
         if self.deal is not None:
             data["deal"] = self.deal.to_data()
         if self.turn is not None:
@@ -382,9 +384,10 @@ def parse_message(data: Any) -> Message:
     """The typed message that `data` (a message table) holds; raises ProtocolError (naming the field) if it is malformed."""
     if not isinstance(data, dict):
         raise ProtocolError("a message is a table")
-    if data.get("v") != VERSION:
-        version = data.get("v")
-        raise ProtocolError(f"a message of protocol version {str(version)[:20]!r}; this spite speaks version {VERSION}")
+    version = data.get("v")
+    if isinstance(version, bool) or version not in READS:
+        hint = "a newer spite wrote it: upgrade spite" if isinstance(version, int) and version > VERSION else "this spite does not read it"
+        raise ProtocolError(f"a message of protocol version {str(version)[:20]!r}; this spite speaks version {VERSION} ({hint})")
     t = _table(data, "the message", {"v", "match", "seq", "from"}, {"deal", "turn", "secrets"})
     return Message(
         match=group.unb64(t["match"], 16, "the message's match id"),
@@ -393,4 +396,5 @@ def parse_message(data: Any) -> Message:
         deal=_deal(t["deal"], "the deal") if "deal" in t else None,
         turn=_turn(t["turn"], "the turn") if "turn" in t else None,
         secrets=_secrets(t["secrets"], "the revealed keys") if "secrets" in t else None,
+        version=version,
     )

@@ -14,8 +14,9 @@ from pbm.errors import ProtocolError
 from pbm.protocol import group
 from pbm.protocol.deck import SEED_SIZE, GameRecord, epoch_key
 from pbm.protocol.group import Rng, b64s
-from pbm.protocol.messages import VERSION
+from pbm.protocol.messages import READS, VERSION
 
+# the state's "v" is the protocol version that wrote it; protocol 4 added "their_v" and reads a state of protocol 3 as it is
 SECRETS_VERSION = 2  # 1 listed every scalar; 2 gives one seed per game they derive from
 
 
@@ -35,6 +36,7 @@ class Persistence:
             "games": self.record.games,
             "theirs": {str(g): b64s(k) for g, k in self.theirs.items()},
             "sent_secrets": sorted(self.sent_secrets),
+            "their_v": self.their_version,
             "deal_ready": self._deal_ready,
             "outbox": self.outbox,
         }
@@ -59,6 +61,7 @@ class Persistence:
             party.record = Match(ruleset, (int(public["scores"][0]), int(public["scores"][1])), int(public["games"]))
             party.theirs = {int(g): [group.scalar(k, "a revealed key") for k in ks] for g, ks in public["theirs"].items()}
             party.sent_secrets = {int(g) for g in public["sent_secrets"]}
+            party.their_version = int(public.get("their_v", READS[0]))  # a state of protocol 3 does not say: its messages were 3
             party._deal_ready = bool(public["deal_ready"])
             party.outbox = json.loads(json.dumps(public["outbox"]))
             secrets = json.loads(secret)

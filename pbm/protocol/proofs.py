@@ -17,18 +17,24 @@ from pbm.protocol import group
 from pbm.protocol.group import Point, Rng, Scalar
 
 PROOF_TAG = b"spite/strip/v1"
-BATCH_TAG = b"spite/batch/v1"
+BATCH_TAG = b"spite/batch/v2"  # protocol 4 on: the weights hash the whole context
+BATCH_TAG_3 = b"spite/batch/v1"  # protocol 3: the weights left out the game and the turn
+FULL_CONTEXT = 4  # the first protocol version whose batch weights hash the whole context
 _G = group.GENERATOR
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What a proof is bound to: the match, the game, the turn (0 while dealing) and the card slot."""
+    """What a proof is bound to: the match, the game, the turn (0 while dealing) and the card slot.
+
+    `version` is the protocol version of the message the proof travels in: it says how a batch's weights are drawn.
+    """
 
     match: bytes
     game: int
     turn: int
     slot: str
+    version: int
 
     def describe(self) -> str:
         return describe(self.game, self.turn, self.slot)
@@ -81,12 +87,20 @@ def strip(ctx: Context, k: Scalar, key: Point, layered: Point, rng: Rng) -> tupl
     return card, prove(ctx, k, key, card, layered, rng)
 
 
-def _weights(ctx: Context, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> list[Scalar]:
-    """The batch's weights u_i, from a hash of the key and every point of both lists."""
+def batch_weights(ctx: Context, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> list[Scalar]:
+    """The batch's weights u_i, from a hash of the whole statement: the context, the key and every point of both lists.
+
+    Protocol 3 hashed the match and the list's name but not the game and the turn; its messages are still checked so.
+    """
     if len(cards) != len(layered) or not cards:
         raise ProofError(f"{ctx.describe()}: a batch proof covers a non-empty list of pairs")
     n = len(cards).to_bytes(4, "big")
-    seed = _na.crypto_hash_sha512(b"".join([BATCH_TAG, ctx.match, _field(ctx.slot.encode("utf-8")), key, n, *cards, *layered]))
+    slot = _field(ctx.slot.encode("utf-8"))
+    if ctx.version < FULL_CONTEXT:
+        head = [BATCH_TAG_3, ctx.match, slot]
+    else:
+        head = [BATCH_TAG, ctx.match, ctx.game.to_bytes(4, "big"), ctx.turn.to_bytes(4, "big"), slot]
+    seed = _na.crypto_hash_sha512(b"".join([*head, key, n, *cards, *layered]))
     return [group.hash_scalar(seed + i.to_bytes(4, "big")) for i in range(len(cards))]
 
 
@@ -98,23 +112,23 @@ def _weighted(weights: Sequence[Scalar], points: Sequence[Point]) -> Point:
 
 
 def _batch_context(ctx: Context, count: int) -> Context:
-    return Context(ctx.match, ctx.game, ctx.turn, f"{ctx.slot} (batch of {count})")
+    return Context(ctx.match, ctx.game, ctx.turn, f"{ctx.slot} (batch of {count})", ctx.version)
 
 
 def prove_batch(ctx: Context, k: Scalar, key: Point, cards: Sequence[Point], layered: Sequence[Point], rng: Rng) -> bytes:
     """One proof (64 bytes) that layered_i = k·cards_i for every i, where `key` = k·G.
 
-    The batched Chaum–Pedersen proof of RFC 9497 (section 2.2): weights from a hash of every point,
-    so a single false pair makes the weighted sums disagree except with probability 1/ℓ.
+    The batched Chaum–Pedersen proof of RFC 9497 (section 2.2): weights from a hash of the whole statement
+    (:func:`batch_weights`), so a single false pair makes the weighted sums disagree except with probability 1/ℓ.
     """
-    a = _weighted(_weights(ctx, key, cards, layered), cards)
+    a = _weighted(batch_weights(ctx, key, cards, layered), cards)
     # Σu_i·layered_i = k·Σu_i·cards_i for honest pairs: one multiplication instead of N (a false pair still fails the check)
     return prove(_batch_context(ctx, len(cards)), k, key, a, group.mul(k, a), rng)
 
 
 def verify_batch(ctx: Context, proof: bytes, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> None:
     """Raise ProofError naming `ctx` unless `proof` shows layered_i = k·cards_i for every i, for `key` = k·G."""
-    weights = _weights(ctx, key, cards, layered)
+    weights = batch_weights(ctx, key, cards, layered)
     try:
         a, b = _weighted(weights, cards), _weighted(weights, layered)
         if a == group.IDENTITY or b == group.IDENTITY:

@@ -14,13 +14,14 @@ import binascii
 import quopri
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from nacl.bindings import crypto_hash_sha256
 
 from pbm import saves, savetext
 from pbm.errors import BadSignatureError, CodeError, SaveFormatError, SpiteError
+from pbm.home import is_match_id
 from pbm.packing import PackingError, deflate, inflate, to_json
 from pbm.saves import SaveFile
 
@@ -28,7 +29,7 @@ PART_CHARS = 2000  # a part fits one message of Discord or Signal (about 2,000),
 LINE = 64  # characters of a line of a part
 BODY_LINES = 29  # lines of code a part holds: with its BEGIN and END lines, at most PART_CHARS characters
 MAX_PARTS = 4  # past this, send the file: pasting more messages than that is no longer a chat
-MAX_INPUT = 2 * saves.MAX_BYTES  # pasted text read at most: a mailed, quoted or quoted-printable save, or the codes of a few turns
+MAX_INPUT = saves.MAX_BYTES + saves.MAX_BYTES // 4  # pasted text read at most: a save quoted or quoted-printable (a few % more)
 _CODE_LIMIT = 64 * 1024  # what a turn code may unpack to: far above any turn, far below harm
 _BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 # the preset dictionary of a code: a turn's keys and fixed values, which a short text would otherwise spell out (~180
@@ -63,6 +64,9 @@ _ZDICT = to_json(
 _BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5})\s*$")
 _END = re.compile(r"END SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*$")
 _MARK = re.compile(r"(BEGIN|END) SPITE")
+_LABEL = re.compile(  # a BEGIN or END line's label, wherever it stands in a line
+    r"BEGIN SPITE TURN (?:[1-9][0-9]?/[1-9][0-9]? )?[A-Z2-7]{5}|END SPITE TURN (?:[1-9][0-9]?/[1-9][0-9]? )?[A-Z2-7]{5} [A-Z2-7]{6}"
+)
 _BODY = re.compile(r"[A-Za-z0-9+/]*")
 _QUOTE = re.compile(r"^\s*(?:[>|]\s?)+")
 _SPACES = dict.fromkeys(map(ord, "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"), " ")
@@ -153,26 +157,90 @@ def read(data: bytes) -> SaveFile | TurnCode:
             f"(a save itself at most {saves.MAX_BYTES // 1024} KiB)"
         )
     text = data.decode("utf-8", errors="replace")
-    if _MARK.search(text):
-        lines = [_QUOTE.sub("", line) for line in normal(text).split("\n")]
+    plain = normal(text)  # a chat's non-breaking or zero-width spaces inside BEGIN SPITE hide nothing
+    if _MARK.search(plain):
+        lines = [piece for line in plain.split("\n") for piece in _code_lines(line)]
         if any(_BEGIN.search(line) for line in lines):
             return _read_code(lines)
         if any(_END.search(line) for line in lines):
             raise CodeError(f"the turn code has lost its BEGIN SPITE line{_AGAIN}")
+    elif not _SAVE_MARK.search(plain) and "\ufffd" not in text:  # text, but not a save's (bytes that are not text: the save reader says so)
+        if _CODE_LINE.search(plain):
+            raise CodeError(f"this text has lines of a turn code but no BEGIN SPITE or END SPITE line{_AGAIN}")
+        raise CodeError("this text holds neither a turn code (no BEGIN SPITE line) nor a spite save (no spite-save format line)")
     return _read_save(data, text)
 
 
-def whole(text: str) -> bool:
-    """Whether pasted `text` holds all it will: every part of a turn code, or a save to its last line."""
-    if savetext.TAIL in text:
+_SAVE_MARK = re.compile(r"spite.save|^\s*[>|]?\s*format\s*=", re.M)  # a save's header, footer or format line, however mangled
+_CODE_LINE = re.compile(r"^\s*[A-Za-z0-9+/]{40,}\s*$", re.M)  # a line of code (64 characters, or a re-wrapped piece of one)
+
+
+def _code_lines(line: str) -> list[str]:
+    """A pasted line as lines of a turn code: its quote prefix gone, and each BEGIN or END label on a line of its own, as
+    a chat that joined the lines of a code into one, or put its time and sender's name before each, leaves them."""
+    line = _QUOTE.sub("", line)
+    if "SPITE" not in line:
+        return [line]
+    pieces, at = [], 0
+    for label in _LABEL.finditer(line):
+        pieces += [line[at : label.start()], label.group()]
+        at = label.end()
+    pieces.append(line[at:])
+    return [piece for piece in pieces if piece.strip()]
+
+
+class Pasted:
+    """Text pasted at a terminal, given line by line, and whether it holds all it will: every part of a turn code, or a save
+    to its last line. Each line is looked at once; the text is read whole only when the parts in it make whole codes."""
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+        self.size = 0  # characters
+        self._parts = _Parts()
+        self._tags: dict[str, tuple[set[int], set[int]]] = {}  # each tag's totals, and its numbers with a good part
+        self._counted = 0  # parts of self._parts counted in self._tags
+        self._incomplete: set[str] = set()  # the tags that lack a part
+        self._refused = False  # refused once every code in it had its parts: no line added can make it read
+
+    @property
+    def data(self) -> bytes:
+        return "".join(self._lines).encode("utf-8")
+
+    def add(self, line: str) -> bool:
+        """Take `line` (with its line break) and say whether the text now holds all it will."""
+        self._lines.append(line)
+        self.size += len(line)
+        if savetext.TAIL in line:
+            return True
+        text = normal(line)
+        for each in (text[:-1] if text.endswith("\n") else text).split("\n"):
+            for piece in _code_lines(each):
+                self._parts.add(piece)
+        if self._refused or not self._whole_codes():
+            return False
+        try:
+            read(self.data)
+        except SpiteError:
+            self._refused = True  # what makes it fail stays: more lines only add parts, whole or not
+            return False
         return True
-    if "END SPITE" not in text:
-        return False
-    try:
-        read(text.encode("utf-8"))
-    except SpiteError:
-        return False
-    return True
+
+    def _whole_codes(self) -> bool:
+        """Whether there are codes and each has its parts, of one count, each whole (a part still open counts as cut)."""
+        for part in self._parts.parts[self._counted :]:
+            totals, good = self._tags.setdefault(part.tag, (set(), set()))
+            totals.add(part.total)
+            if part.chunk is not None:
+                good.add(part.number)
+            if len(totals) == 1 and good.issuperset(range(1, part.total + 1)):
+                self._incomplete.discard(part.tag)
+            else:
+                self._incomplete.add(part.tag)
+        self._counted = len(self._parts.parts)
+        began = self._parts.open
+        if began is not None and (began.tag in self._incomplete or self._tags.get(began.tag, ({0},))[0] != {began.total}):
+            return False
+        return bool(self._tags) and not self._incomplete
 
 
 def normal(text: str) -> str:
@@ -188,33 +256,62 @@ class _Part:
     chunk: str | None  # None: damaged or cut
 
 
+class _Parts:
+    """The parts of turn codes in lines given one at a time (quote prefixes gone), each found by its BEGIN line."""
+
+    def __init__(self) -> None:
+        self.parts: list[_Part] = []
+        self.open: _Part | None = None  # a part begun: its lines so far in self._body
+        self._body: list[str] = []
+
+    def add(self, line: str) -> None:
+        """Take the next line."""
+        if self.open is not None:
+            if not _MARK.search(line):
+                words = line.split()
+                if _BODY.fullmatch("".join(words)):  # spaces a client put in (re-wrapped, joined) are not the code's
+                    self._body.append("".join(words))
+                elif _BODY.fullmatch(words[-1]):  # a chat's time and sender before the line (a WhatsApp export)
+                    self._body.append(words[-1])
+                return  # else a chat's own words between the lines: not code (the part's checksum says if any was lost)
+            number, total, tag = self.open.number, self.open.total, self.open.tag
+            end = _END.search(line)
+            if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
+                label = f"{number}/{total} {tag}" if total > 1 else tag
+                text = "".join(self._body)
+                good = _BODY.fullmatch(text) is not None and _check(label, text) == end[4]
+                self._close(text if good else None)
+                return
+            self._close(None)  # cut: another BEGIN or END line came first
+        begin = _BEGIN.search(line)
+        if begin is not None:
+            self.open, self._body = _Part(int(begin[1] or 1), int(begin[2] or 1), begin[3], None), []
+
+    def end(self) -> list[_Part]:
+        """Every part, once the last line came (a part still open is cut)."""
+        if self.open is not None:
+            self._close(None)
+        return self.parts
+
+    def _close(self, chunk: str | None) -> None:
+        assert self.open is not None
+        self.parts.append(replace(self.open, chunk=chunk))
+        self.open = None
+
+
 def _read_code(lines: list[str]) -> TurnCode:
     """The one turn code in `lines` (quote prefixes gone); the newest of a match if several, each part found by its BEGIN line."""
-    parts = []
-    i = 0
-    while i < len(lines):
-        begin = _BEGIN.search(lines[i])
-        i += 1
-        if begin is None:
-            continue
-        number, total, tag = int(begin[1] or 1), int(begin[2] or 1), begin[3]
-        body: list[str] = []
-        chunk = None
-        while i < len(lines) and not _MARK.search(lines[i]):
-            body.append("".join(lines[i].split()))
-            i += 1
-        end = _END.search(lines[i]) if i < len(lines) else None
-        if end is not None and (int(end[1] or 1), int(end[2] or 1), end[3]) == (number, total, tag):
-            i += 1
-            label = f"{number}/{total} {tag}" if total > 1 else tag
-            text = "".join(body)
-            if _BODY.fullmatch(text) and _check(label, text) == end[4]:
-                chunk = text
-        parts.append(_Part(number, total, tag, chunk))
-    codes = {}
-    for tag in dict.fromkeys(p.tag for p in parts):
+    found = _Parts()
+    for line in lines:
+        found.add(line)
+    parts = found.end()
+    by_tag: dict[str, list[_Part]] = {}
+    for part in parts:
+        by_tag.setdefault(part.tag, []).append(part)
+    codes: dict[str, TurnCode | CodeError] = {}
+    for tag, its_parts in by_tag.items():
         try:
-            codes[tag] = _whole(tag, [p for p in parts if p.tag == tag])
+            codes[tag] = _whole(tag, its_parts)
         except CodeError as e:
             codes[tag] = e
     good = [c for c in codes.values() if isinstance(c, TurnCode)]
@@ -233,10 +330,14 @@ def _whole(tag: str, parts: list[_Part]) -> TurnCode:
     if any(p.total != total for p in parts):
         raise CodeError(f"the parts of turn code {tag} disagree on how many parts it has: some are damaged")
     chunks: list[str] = []
+    read = sorted({p.number for p in parts if p.chunk is not None})
     for number in range(1, total + 1):
         found = [p for p in parts if p.number == number]
         good = next((p.chunk for p in found if p.chunk is not None), None)
         which = f"part {number} of {total}" if total > 1 else "the turn code"
+        if good is None and not found and read:  # the parts pasted so far are whole: the rest are still to come
+            got = f"part {read[0]}" if len(read) == 1 else f"parts {', '.join(map(str, read[:-1]))} and {read[-1]}"
+            raise CodeError(f"{got} of {total} read; paste part {number} as well ({which} is missing){_AGAIN}")
         if good is None:
             raise CodeError(f"{which} is {'damaged or cut' if found else 'missing'}{_AGAIN}")
         chunks.append(good)
@@ -253,6 +354,8 @@ def _whole(tag: str, parts: list[_Part]) -> TurnCode:
         raise CodeError(f"turn code {tag} {e}") from e
     if not isinstance(turn, dict):
         raise CodeError(f"turn code {tag} does not hold a turn: it was not made by spite")
+    if not is_match_id(turn.get("match")):  # checked before anything else: the match id names the match's files and lock
+        raise CodeError(f"turn code {tag} names no match spite makes (its 'match' is not 16 to 64 lower-case hex digits)", "match")
     return TurnCode(turn, total)
 
 
@@ -300,8 +403,8 @@ def _repairs(text: str) -> list[bytes]:
     if "=3D" in plain or re.search(r"=\n", plain):  # quoted-printable, as a mail's source shows it
         readings.append(normal(quopri.decodestring(plain.encode("utf-8")).decode("utf-8", errors="replace")))
     repaired = []
-    for reading in readings:
-        candidate = unwrap(_cut(reading)).encode("utf-8")
+    for cut in dict.fromkeys(map(_cut, readings)):  # each text unwrapped once: most readings are the same
+        candidate = unwrap(cut).encode("utf-8")
         if candidate not in repaired:
             repaired.append(candidate)
     return repaired
@@ -315,67 +418,115 @@ def _cut(text: str) -> str:
     return "\n".join(lines[start : end + 1])
 
 
+# TOML scan state: inside a multi-line string, array depth, inline-table depth, a value due, an `=` due, at a statement's
+# start, and what the scan is inside of: "" nothing, '"' or "'" a one-line string, "]" or "]]" a table header, "#" a comment
+_State = tuple[bool, int, int, bool, bool, bool, str]
+_BASIC_STOP = re.compile(r'[\\"]')  # what ends a run of plain characters in a basic string
+_LITERAL_STOP = re.compile("'")  # in a literal string
+
+
 def unwrap(text: str) -> str:
     """`text` with the lines a re-wrapping client broke joined back: each break leaves a line that cannot end there.
 
     Lines end inside a one-line string, inside a multi-line string without a line-ending backslash, inside an inline
-    table, after `=` or after a key alone (pbm/savetext.py writes no line that could be broken elsewhere).
+    table, after `=` or after a key alone (pbm/savetext.py writes no line that could be broken elsewhere). One pass:
+    each line joined on is scanned once, from the state the scan had reached a few characters before the break.
     """
     lines = text.split("\n")
     out = []
     in_text, depth = False, 0
     i = 0
     while i < len(lines):
-        line = lines[i]
+        state: _State = (in_text, depth, 0, False, False, depth == 0 and not in_text, "")
+        joined: list[str] = []  # the lines joined so far, each without the whitespace at the break
+        window, at, backslashes = "", 0, 0  # the text scanned from `state` on (from `at`); backslashes ending `joined`
+        piece = lines[i]
         while True:
-            after, broken = _scan(line, in_text, depth)
-            if not broken or i + 1 >= len(lines):
+            core = piece.rstrip()
+            window += core
+            text_now = window + piece[len(core) :]
+            safe, at = _run(text_now, at, state, len(window) - 2)  # what no character after the break can change
+            end, _ = _run(text_now, at, safe, len(text_now))
+            ending = len(core) - len(core.rstrip("\\"))
+            ending += backslashes if ending == len(core) else 0
+            if i + 1 >= len(lines) or not _broken(end, ending):
+                out.append("".join(joined) + piece)
+                in_text, depth = end[0], end[1]
                 break
+            joined.append(core)
+            window, state, at, backslashes = window[at:], safe, 0, ending
             i += 1
-            line = line.rstrip() + lines[i].lstrip()
-        out.append(line)
-        (in_text, depth), i = after, i + 1
+            piece = lines[i].lstrip()
+        i += 1
     return "\n".join(out)
 
 
-def _scan(line: str, in_text: bool, depth: int) -> tuple[tuple[bool, int], bool]:
-    """TOML state after `line` (inside a multi-line string, array depth) from the state before it, and whether it is broken."""
-    i, n = 0, len(line)
-    braces, wants_value, wants_equals = 0, False, False
-    statement = depth == 0 and not in_text
-    while i < n:
+def _broken(state: _State, backslashes: int) -> bool:
+    """Whether a line whose scan ends in `state` (its text ending in `backslashes` backslashes) cannot end there."""
+    in_text, depth, braces, wants_value, wants_equals, _, inside = state
+    if in_text:
+        return backslashes % 2 == 0  # no line-ending backslash: a break
+    return inside in ("'", '"', "]", "]]") or braces > 0 or wants_value or (wants_equals and depth == 0)
+
+
+def _run(line: str, i: int, state: _State, stop: int) -> tuple[_State, int]:
+    """The scan state of `line` from `state` at `i` on, and where it stands, once each step that starts before `stop` is taken.
+
+    A step reads at most three characters from where it starts, so the steps before len(line) - 2 mean the same
+    whatever is joined after `line`.
+    """
+    in_text, depth, braces, wants_value, wants_equals, statement, inside = state
+    while i < stop:
         if in_text:
-            if line[i] == "\\":
-                i += 2
-            elif line.startswith('"""', i):
-                in_text, i = False, i + 3
+            found = _BASIC_STOP.search(line, i, stop)
+            if found is None:
+                i = stop
             else:
-                i += 1
+                i = found.start()
+                if line[i] == "\\":
+                    i += 2
+                elif line.startswith('"""', i):
+                    in_text, i = False, i + 3
+                else:
+                    i += 1
+            continue
+        if inside == "#":
+            i = stop
+            break
+        if inside in ("]", "]]"):  # a table header: its closing bracket
+            close = line.find(inside, i, stop + len(inside) - 1)
+            if close < 0:
+                i = stop
+            else:
+                inside, i = "", close + len(inside)
+            continue
+        if inside:  # a one-line string: basic strings have escapes, literal ones none
+            found = (_BASIC_STOP if inside == '"' else _LITERAL_STOP).search(line, i, stop)
+            if found is None:
+                i = stop
+            elif line[found.start()] == "\\":
+                i = found.start() + 2
+            else:
+                inside, wants_value, i = "", False, found.start() + 1
             continue
         c = line[i]
         if c in " \t":
             i += 1
             continue
         if c == "#":
-            break
+            inside = "#"
+            continue
         if statement:
             statement = False
             if c == "[":  # a table header, [a.b] or [[a.b]]
-                bracket = "]]" if line.startswith("[[", i) else "]"
-                close = line.find(bracket, i)
-                if close < 0:
-                    return (in_text, depth), True
-                i = close + len(bracket)
+                inside = "]]" if line.startswith("[[", i) else "]"
                 continue
             wants_equals = True
         if line.startswith('"""', i):
             in_text, wants_value, i = True, False, i + 3
             continue
         if c in "\"'":
-            close = _closing(line, i)
-            if close < 0:
-                return (in_text, depth), True
-            wants_value, i = False, close + 1
+            inside, i = c, i + 1
             continue
         if c == "=":
             wants_equals, wants_value = False, True
@@ -388,21 +539,5 @@ def _scan(line: str, in_text: bool, depth: int) -> tuple[tuple[bool, int], bool]
         elif c not in ",":
             wants_value = False
         i += 1
-    if in_text:
-        rest = line.rstrip()
-        return (True, depth), (len(rest) - len(rest.rstrip("\\"))) % 2 == 0  # no line-ending backslash: a break
-    return (False, depth), braces > 0 or wants_value or (wants_equals and depth == 0)
+    return (in_text, depth, braces, wants_value, wants_equals, statement, inside), i
 
-
-def _closing(line: str, start: int) -> int:
-    """Where the one-line string opening at `start` closes (basic strings have escapes, literal ones none); -1 if it does not."""
-    quote = line[start]
-    i = start + 1
-    while i < len(line):
-        if line[i] == "\\" and quote == '"':
-            i += 2
-        elif line[i] == quote:
-            return i
-        else:
-            i += 1
-    return -1

@@ -441,4 +441,4 @@ def save_name(item: SaveFile | TurnCode) -> str:
     game, turn = item.turn.get("game"), item.turn.get("turn")
     if type(game) is not int or type(turn) is not int:
         raise SaveFormatError("the turn code names no game or turn: it was not made by spite")
-    return f"spite-{item.match[:8]}-g{game}-t{turn}.txt"
+    return f"{saves.name_stem(item.match, game, turn, item.turn.get('message'))}.txt"

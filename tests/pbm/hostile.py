@@ -25,13 +25,14 @@ import tomli_w
 
 from engine.bots import make_bot
 from engine.rules import G4A
-from pbm import carry, saves
+from pbm import carry, saves, savetext
 from pbm.canonical import MAX_SAFE_INT, canonical
 from pbm.errors import SaveFormatError, SpiteError
 from pbm.identity import Identity, load_or_create
 from pbm.journal import Journal
-from pbm.match import new_match, open_save, replace_rules, write_next
+from pbm.match import completed, new_match, open_received, open_save, replace_rules, write_next
 from pbm.schema import Fields, Items, Keyed, Maybe, Schema, Text, Whole
+from pbm.transport import code
 
 # Values of every kind a save may hold (pbm/canonical.py): a hostile edit puts one that does not fit where it goes.
 KINDS: tuple[Any, ...] = (0, -1, 1, MAX_SAFE_INT, True, False, "", "x", "!" * 90, [], [0], ["x"], [[]], [{}], {}, {"a": 1})
@@ -241,14 +242,24 @@ class Receiver:
     folder: Path
     _journals: dict[Path, Journal] = field(default_factory=dict)
 
-    def open(self, offer: Offer, data: bytes) -> None:
-        """Open `data` as `offer`'s receiver would (`spite play` up to its moves); raises what spite raises."""
+    def open(self, offer: Offer, data: bytes) -> saves.SaveFile:
+        """Open `data` as `offer`'s receiver would (`spite play` up to its moves); the save taken in, or raises what spite raises."""
         path = self.folder / "offered.toml"
         path.write_bytes(data)
+        return open_save(path, offer.receiver, self._journal(offer)).save
+
+    def paste(self, offer: Offer, data: bytes) -> saves.SaveFile:
+        """Open `data` as `offer`'s receiver would if it was pasted or mailed (`spite play FILE` reads any text, pbm/transport/code.py)."""
+        journal = self._journal(offer)
+        read = code.read(data)
+        save = completed(read, offer.receiver, journal) if isinstance(read, code.TurnCode) else read
+        return open_received(save, self.folder, offer.receiver, journal).save
+
+    def _journal(self, offer: Offer) -> Journal:
         journal = self._journals.get(offer.home)
         if journal is None:
             journal = self._journals[offer.home] = Journal.open(offer.home)
-        open_save(path, offer.receiver, journal)
+        return journal
 
     def close(self) -> None:
         for journal in self._journals.values():
@@ -269,6 +280,62 @@ def byte_edit(data: bytes, rng: random.Random) -> bytes:
     return data[:i] + data[i + 1 :]
 
 
+def _lines(size: int, first: str, line: str) -> bytes:
+    """`first`, then `line` again and again: `size` bytes of text."""
+    return (first + line * (size // len(line) + 1)).encode()[:size]
+
+
+def _tags(size: int) -> bytes:
+    """BEGIN lines of turn code parts, each of its own tag: `size` bytes."""
+    rng = random.Random(size)
+    return "".join(f"BEGIN SPITE TURN {base64.b32encode(rng.randbytes(5)).decode()[:5]}\n" for _ in range(size // 23)).encode()
+
+
+# Texts that the tolerant reader took time for in the square of their size (a 32 KiB one 20 s; pasted at a terminal,
+# minutes), each line broken where a line cannot end or one more part to sort: what a stranger's mail or chat can be.
+HOSTILE_TEXTS: dict[str, Callable[[int], bytes]] = {
+    "a basic string left open, then short lines": lambda n: _lines(n, 'a = "\n', "xy\n"),
+    "a literal string left open, then short lines": lambda n: _lines(n, "a = '\n", "xy\n"),
+    "a multi-line string without backslashes": lambda n: _lines(n, 'a = """\n', "x\n"),
+    "an inline table left open": lambda n: _lines(n, "a = {\n", "b\n"),
+    "a table header left open": lambda n: _lines(n, "[a\n", "b\n"),
+    "keys alone": lambda n: _lines(n, "", "a\n"),
+    "keys and = alone": lambda n: _lines(n, "", "a =\n"),
+    "each line ending in a string it opens": lambda n: _lines(n, "", 'a = "x\n'),
+    "each line ending in an escape": lambda n: _lines(n, 'a = "', "x\\\n"),
+    "quote prefixes on an open string": lambda n: _lines(n, '> a = "\n', "> > > > x\n"),
+    "quoted-printable soft breaks in an open string": lambda n: _lines(n, 'a = "=3D\n', "x=\n"),
+    "a save's first line, then an open string": lambda n: _lines(n, f'{savetext.HEAD}\nformat = "', "x\n"),
+    "turn code parts, each of its own tag": _tags,
+    "a turn code part that never ends": lambda n: _lines(n, "BEGIN SPITE TURN AAAAA\n", "QUJD\n"),
+    "a turn code's BEGIN line, then END lines": lambda n: _lines(n, "BEGIN SPITE TURN AAAAA\n", "END SPITE TURN AAAAA AAAAAA\n"),
+    "an END SPITE line, then short lines": lambda n: _lines(n, "END SPITE\n", "xy\n"),
+}
+
+
+def text_edit(data: bytes, rng: random.Random) -> tuple[bytes, str]:
+    """A hostile text (HOSTILE_TEXTS) of up to code.MAX_INPUT bytes: alone, or around `data` re-wrapped by a chat client.
+
+    Around it, the file must still read as itself: the reader cuts what is before its first line and after its last.
+    """
+    name = rng.choice(list(HOSTILE_TEXTS))
+    size = int(2 ** rng.uniform(10, code.MAX_INPUT.bit_length() - 1))  # 1 KiB to the read limit, as many of each size's order
+    if rng.randrange(2):
+        return HOSTILE_TEXTS[name](size), name
+    width = rng.randrange(44, 77)
+    return around(data, name, width, min(len(data) + size, code.MAX_INPUT)), f"{name}, around the file re-wrapped at {width}"
+
+
+def around(data: bytes, name: str, width: int, size: int | None = None) -> bytes:
+    """The text of `data` re-wrapped at `width` as a chat client does, between two halves of the hostile text `name`: `size`
+    bytes in all (code.MAX_INPUT if None), or the file alone if it takes them."""
+    lines = data.decode().split("\n")
+    wrapped = "\n".join(line[i : i + width] for line in lines for i in range(0, max(len(line), 1), width))
+    room = max((code.MAX_INPUT if size is None else size) - len(wrapped.encode()) - 2, 0) // 2
+    junk = HOSTILE_TEXTS[name](room).decode("utf-8", errors="ignore")
+    return f"{junk}\n{wrapped}\n{junk}".encode()
+
+
 @dataclass
 class Tally:
     """What became of the inputs of one kind: refused in one SpiteError, accepted, or another exception (a traceback)."""
@@ -276,8 +343,8 @@ class Tally:
     tried: int = 0
     refused: int = 0
     same: int = 0  # accepted, and rightly: the same save in another layout (a byte edit of spacing or a comment)
-    accepted: list[Edit | None] = field(default_factory=list)  # accepted though changed: None for a byte edit
-    crashed: list[tuple[str, Edit | None]] = field(default_factory=list)  # "TypeError at incoming.py:42", and the edit
+    accepted: list[Edit | str | None] = field(default_factory=list)  # accepted though changed: None for a byte edit, a text's name
+    crashed: list[tuple[str, Edit | str | None]] = field(default_factory=list)  # "TypeError at incoming.py:42", and the edit
 
     @property
     def tracebacks(self) -> int:
@@ -285,25 +352,26 @@ class Tally:
 
 
 KIND_BYTES, KIND_FIELDS, KIND_MESSAGE = "bytes, not signed again", "save fields, signed again", "protocol message, signed again"
+KIND_TEXT = "hostile text, pasted or mailed"
 
 
 def campaign(offers: list[Offer], receiver: Receiver, count: int, seed: int) -> dict[str, Tally]:
     """`count` inputs of each kind, drawn with `seed`, offered to the receivers of `offers`; what became of each."""
-    rng = random.Random(seed)
-    tallies = {kind: Tally() for kind in (KIND_BYTES, KIND_FIELDS, KIND_MESSAGE)}
+    rng, texts = random.Random(seed), random.Random(seed + 1)  # the texts drawn apart: the other kinds draw as they did
+    tallies = {kind: Tally() for kind in (KIND_BYTES, KIND_FIELDS, KIND_MESSAGE, KIND_TEXT)}
 
-    def offer(kind: str, o: Offer, data: bytes, edit: Edit | None) -> None:
+    def offer(kind: str, o: Offer, data: bytes, edit: Edit | str | None) -> None:
         tally = tallies[kind]
         tally.tried += 1
         try:
-            receiver.open(o, data)
+            taken = (receiver.paste if kind == KIND_TEXT else receiver.open)(o, data)
         except SpiteError:
             tally.refused += 1
         except Exception as e:  # the measuring instrument counts what spite would show as a traceback
             frame = traceback.extract_tb(e.__traceback__)[-1]
             tally.crashed.append((f"{type(e).__name__} at {Path(frame.filename).name}:{frame.lineno}", edit))
         else:
-            if saves.parse(data) == o.save and saves.parse(data).hash == o.save.hash:
+            if taken == o.save and taken.hash == o.save.hash:
                 tally.same += 1
             else:
                 tally.accepted.append(edit)
@@ -317,4 +385,5 @@ def campaign(offers: list[Offer], receiver: Receiver, count: int, seed: int) -> 
         offer(KIND_FIELDS, o, sign_doc(e.apply(o.doc), o.sender, turn=e.place[:1] != ("turn_signature",)), e)
         e = rng.choice(message)
         offer(KIND_MESSAGE, o, sign_doc(with_carry(e.apply(o.doc), o.save), o.sender), e)
+        offer(KIND_TEXT, o, *text_edit(o.data, texts))
     return tallies

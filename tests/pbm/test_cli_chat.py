@@ -33,15 +33,23 @@ def hard_wrap(text: str, width: int) -> str:
 
 def chat_client(parts: list[str], sender: str, rng: random.Random) -> str:
     """The parts of a turn code as a receiver copies them out of a group chat: one message each, with the client's header
-    and reactions, quoted in a reply, re-wrapped at 60 columns, shuffled among other messages, with CRLF, a BOM, odd spaces."""
+    and reactions, quoted in a reply and re-wrapped at 60 columns, or exported with a date, time and name on every line,
+    or joined onto one line with non-breaking spaces, or re-wrapped at 37; shuffled among other messages, with CRLF, a BOM."""
     messages = []
     for k, part in enumerate(parts):
         first, body = part.split("\n", 1)
         part = f"{first}\n{body[:10]}\u200b{body[10:]}"  # a zero-width space, where a client allows a break
-        if rng.random() < 0.5:
+        style = rng.randrange(5)
+        if style == 0:
             part = hard_wrap("\n".join(f"> {line}" for line in part.split("\n")), 60)  # quoted, then re-wrapped
-        else:
+        elif style == 1:
             part = "\n".join(f"{rng.choice(('> ', '> > ', '| '))}{line}" for line in hard_wrap(part, 60).split("\n"))
+        elif style == 2:  # a chat exported as text: each line after a date, a time and the sender
+            part = "\n".join(f"01/12/2026, 21:{40 + n % 10} - {sender}: {line}" for n, line in enumerate(part.split("\n")))
+        elif style == 3:  # joined onto one line, with non-breaking spaces
+            part = part.replace("\n", " ").replace(" ", "\u00a0")
+        else:  # re-wrapped at 37 columns, a phone's narrow window
+            part = hard_wrap(part, 37)
         messages.append(f"{sender}\u00a0— Today at 21:0{k}\n{part}\n\n👍 1")
     messages += ["Carol — Today at 21:05\nwho is winning?", "Dana — Today at 21:06\n\tno idea lol"]
     rng.shuffle(messages)
@@ -150,7 +158,7 @@ def test_a_whole_match_played_with_turn_codes_through_a_chat_client(chat_match: 
     sent = chat_match.sent
     assert sum(_ordinary(s.path) for s in sent) >= 2  # a game of pay-off piles of 3 may be short
     _ends_the_same_for_both(chat_match)
-    parts = [len(re.findall(r"BEGIN SPITE", s.text)) for s in sent]
+    parts = [len(re.findall(r"BEGIN\sSPITE", s.text)) for s in sent]  # \s: a non-breaking space too
     assert all(n == 1 for s, n in zip(sent, parts, strict=True) if _ordinary(s.path))  # every ordinary turn: one message
     assert all(0 < n <= code.MAX_PARTS or len(code.encode(saves.read(s.path))) > code.MAX_PARTS for s, n in zip(sent, parts, strict=True))
     assert parts.count(0) < len(parts) // 2  # the attachments: the deal steps, and the turns that shuffle a stack in

@@ -97,7 +97,7 @@ def test_a_usage_error_of_the_real_command_is_one_line_too(tmp_path: Path) -> No
 def test_an_unreadable_file_is_a_refusal_not_a_usage_error(tmp_path: Path) -> None:
     player = Player("A", tmp_path / "home")
     (tmp_path / "notes.txt").write_text("dear Bob,\n")
-    for target, fragment in ((tmp_path / "missing.toml", "cannot read"), (tmp_path, "cannot read"), (tmp_path / "notes.txt", "not")):
+    for target, fragment in ((tmp_path / "missing.toml", "cannot read"), (tmp_path, "cannot read"), (tmp_path / "notes.txt", "neither")):
         for command in WITH_FILE:
             assert_refused(player.spite(command, target), fragment)
 

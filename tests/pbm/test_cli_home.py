@@ -1,4 +1,5 @@
-"""A spite home that cannot be written (read-only, full): every command says so in one line and changes nothing.
+"""A spite home that cannot be written (read-only, full): every command that must write says so in one line and changes
+nothing; show and verify, which need not write, show and check, and say in one line that nothing could be recorded.
 
 Real `spite` processes. A read-only home is made with file modes; when the tests run as root, who
 ignores file modes, the process is started without the capabilities that let root do so. A full
@@ -17,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cli_helpers import MODULE, THINK, Mail, answer, files, new_file, process_env
+
+from pbm import saves
 
 _CAPS = (1, 2, 3)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER: what lets root ignore file modes
 _PR_CAPBSET_DROP = 24
@@ -61,10 +64,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def commands(mail: Mail) -> list[tuple[str | Path, ...]]:
-    """What Bob might run: look at Alice's file, answer it, start another match, rename himself."""
+    """What Bob might run that must write: answer Alice's file, start another match, rename himself."""
     return [
-        ("show", mail.latest),
-        ("verify", mail.latest),
         ("play", mail.latest, "--auto", "--think", THINK),
         ("new", "-o", mail.folder / "another-invitation.toml"),
         ("id", "--name", "Robert"),
@@ -79,14 +80,37 @@ def _refused_alike(mail: Mail, why: str, before_exec: Callable[[], None]) -> Non
         assert done.returncode == 1 and len(lines) == 1 and "Traceback" not in done.stderr, done
         assert lines[0] == f"spite: your spite home {mail.bob.home} {why}: nothing was written", done
         assert new_file(mailed, mail.folder) is None, args
+    for look in ("show", "verify"):  # they need not write: they show and check, and say that nothing could be recorded
+        done = run(mail.bob.home, look, mail.latest, before_exec=before_exec)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done
+        assert done.stderr.splitlines() == [
+            f"Note: your spite home {mail.bob.home} {why}: this file could not be recorded in your journal (it is checked all the same)."
+        ], done
+        assert ("Next file: you" if look == "show" else "OK") in done.stdout, done
     assert snapshot(mail.bob.home) == home
 
 
 def test_a_read_only_home_is_named_and_left_as_it_was(mail: Mail) -> None:
+    journal = mail.bob.home / "journal.sqlite"
+    stamp = journal.stat().st_mtime_ns
     with read_only(mail.bob.home):
         _refused_alike(mail, "is read-only", _drop_root_overrides)
+        done = run(mail.bob.home, "games", before_exec=_drop_root_overrides)
+        assert done.returncode == 0 and done.stderr == "" and saves.read(mail.latest).match[:8] in done.stdout, done
+    assert journal.stat().st_mtime_ns == stamp
     reply = answer(mail.bob, mail.latest)  # nothing half-recorded: once writable, the file is Bob's to answer
     mail.alice.ok("verify", reply)
+
+
+def test_a_read_only_home_without_a_journal_still_shows_a_file(mail: Mail) -> None:
+    (mail.bob.home / "journal.sqlite").rename(mail.folder.parent / "journal-elsewhere.sqlite")
+    with read_only(mail.bob.home):
+        home, listing = snapshot(mail.bob.home), sorted(mail.bob.home.rglob("*"))
+        done = run(mail.bob.home, "verify", mail.latest, before_exec=_drop_root_overrides)
+        assert done.returncode == 0 and done.stdout.rstrip().endswith("OK"), done
+        # with no journal there is no record of the match: the file is looked at, never recorded (docs/protocol.md, G4)
+        assert "It is not recorded here" in " ".join(done.stderr.split()), done
+        assert snapshot(mail.bob.home) == home and sorted(mail.bob.home.rglob("*")) == listing  # no journal made, nothing new
 
 
 def test_a_full_home_is_named_and_left_as_it_was(mail: Mail) -> None:

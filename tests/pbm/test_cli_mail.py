@@ -122,6 +122,10 @@ def test_a_whole_match_travels_by_send_and_inbox(pair: tuple[Mailer, Mailer], pa
     assert attachment.get_content_type() == "application/toml" and attachment["Content-Transfer-Encoding"] == "base64"
     assert "BEGIN SPITE TURN" in mail.get_body(("plain",)).get_content()
     saves.parse(attachment.get_content())  # the attachment is the save itself
+    kept = {path.name for path in kept_files(bob)}
+    for mail in messages(bob.account):  # one name for one file: as it was mailed, as the receiver keeps it
+        name = next(p for p in mail.iter_attachments()).get_filename()
+        assert name in kept or name == "invitation.toml", (name, sorted(kept))  # the invitation was named with -o
 
 
 # --- settings ---

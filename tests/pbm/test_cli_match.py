@@ -98,6 +98,15 @@ def test_both_players_see_the_same_match_state_at_every_file(short_match: Played
         assert saves.read(step.path).seq == short_match.steps.index(step) + 1
 
 
+def test_every_file_of_the_match_has_a_name_of_its_own_the_same_on_both_machines(short_match: Played) -> None:
+    """The files share one folder here, so a name taken twice would show as '-2': each is the name any machine gives it."""
+    names = [step.path.name for step in short_match.steps]
+    assert len(set(names)) == len(names)
+    for step in short_match.steps[1:]:  # the invitation was named with -o
+        assert step.path.name == saves.default_name(saves.read(step.path)), names
+    assert names[1].endswith("-g1-t0-deal2.toml") and names[-1].endswith("-keys.toml"), names  # beside g1-t0 and the last turn
+
+
 def _game_results(steps: list[Step]) -> dict[int, tuple[int, str | None, int]]:
     """Each game's first file showing it over (its index), winner (None for a tie) and points: the loser's pay-off pile (R10)."""
     results: dict[int, tuple[int, str | None, int]] = {}
@@ -342,6 +351,20 @@ def test_an_interactive_turn_lists_legal_moves_and_q_leaves_without_writing(firs
     written = new_file(before, folder)
     assert written is not None and saves.read(written).history[-1].moves == discard
     bob.ok("verify", written)
+
+
+def test_moves_typed_after_the_discard_are_refused_at_the_prompt_not_dropped(first_turn: tuple[Player, Player, Path]) -> None:
+    alice, _, dealt = first_turn
+    folder = dealt.parent
+    hand = alice.show(dealt)["hand"]
+    discard, after = f"{RANK_TEXT[Card.parse(hand[0]).rank]}-s1", f"{RANK_TEXT[Card.parse(hand[1]).rank]}-s2"
+    before = files(folder)
+    played = alice.spite("play", dealt, input=f"{discard} {after}\n\n")  # then Enter: write the turn as it stands
+    assert played.exit_code == 0, played
+    said = " ".join(played.stderr.split())
+    assert f"refused: {after}: your turn ended with {discard}, so it was not played" in said, played
+    written = new_file(before, folder)
+    assert written is not None and saves.read(written).history[-1].moves == discard
 
 
 def test_play_never_writes_over_an_existing_file(first_turn: tuple[Player, Player, Path]) -> None:

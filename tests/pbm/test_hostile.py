@@ -4,7 +4,8 @@ Property tests (hypothesis) over a real match: each file of it, edited as a chea
 program could and signed again, is offered to its receiver exactly as `spite play` opens it. A save-level
 edit must be refused by the save's schema, naming the field; a protocol-message edit must be refused
 with a SpiteError (one line, exit 1), by pbm/protocol/'s typed messages or its checks of what a file owes.
-The slow campaign behind the README's fuzz figures runs the same edits (benchmarks/fuzz_saves.py).
+Hostile texts (each once read in time in the square of its size) must be refused in one line, pasted or mailed.
+The slow campaign behind the README's fuzz figures runs the same edits and texts (benchmarks/fuzz_saves.py).
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from pathlib import Path
 import pytest
 from cli_helpers import scratch
 from hostile import (
+    HOSTILE_TEXTS,
     Edit,
     Offer,
     Receiver,
+    around,
     campaign,
     message_edits,
     play_match,
@@ -30,6 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbm.errors import SaveFormatError, SpiteError
+from pbm.transport import code
 
 
 @dataclass
@@ -108,9 +112,40 @@ def test_a_file_that_leaves_out_what_it_owes_is_refused(match: Match, section: s
         match.receiver.open(offer, match.edited(offer, edit))
 
 
+@pytest.mark.parametrize("name", HOSTILE_TEXTS)
+def test_a_hostile_text_as_long_as_the_reader_takes_is_refused_in_one_line(match: Match, name: str) -> None:
+    """Each text that the tolerant reader once took time for in the square of its size (20 s at 32 KiB, minutes at this size)."""
+    with pytest.raises(SpiteError) as refused:
+        match.receiver.paste(match.offers[-1], HOSTILE_TEXTS[name](code.MAX_INPUT))
+    assert str(refused.value) and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("name", HOSTILE_TEXTS)
+def test_a_hostile_text_pasted_at_a_terminal_is_read_whole_once_at_most(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Line by line, as `spite play -` takes a paste: each line is looked at once, not the whole text again (minutes at 32 KiB)."""
+    reads: list[int] = []
+    read = code.read
+    monkeypatch.setattr(code, "read", lambda data: reads.append(len(data)) or read(data))
+    pasted = code.Pasted()
+    lines = HOSTILE_TEXTS[name](code.MAX_INPUT).decode("utf-8", errors="ignore").splitlines(keepends=True)
+    assert not [line for line in lines if pasted.add(line)] and pasted.size == sum(map(len, lines))
+    assert len(reads) <= 1
+
+
+# the texts that hold no save's first line and no turn code: around them the file is what the reader finds
+@pytest.mark.parametrize("name", [name for name, text in HOSTILE_TEXTS.items() if b"SPITE" not in text(99).upper()])
+def test_a_file_re_wrapped_between_hostile_texts_reads_as_itself(match: Match, name: str) -> None:
+    """The longest file of the match, re-wrapped by a chat client between two hostile texts that fill the read limit."""
+    offer = max(match.offers, key=lambda o: len(o.data))
+    text = around(offer.data, name, 44)
+    assert len(text) > code.MAX_INPUT - 100
+    taken = match.receiver.paste(offer, text)
+    assert taken == offer.save and taken.hash == offer.save.hash
+
+
 @pytest.mark.slow
 def test_the_fuzz_campaign_has_no_traceback_and_accepts_nothing_changed(tmp_path: Path) -> None:
-    """The README's fuzz figures, as a test: 3 x 5,000 inputs over a longer match (benchmarks/fuzz_saves.py prints them)."""
+    """The README's fuzz figures, as a test: 4 x 5,000 inputs over a longer match (benchmarks/fuzz_saves.py prints them)."""
     with scratch(tmp_path) as root:
         offers = play_match(root, payoff=5, target=5)
         receiver = Receiver(root)

@@ -11,7 +11,7 @@ import pytest
 
 from engine.cards import RANK_TEXT
 from engine.game import legal_moves
-from engine.moves import CENTER, HAND, Move
+from engine.moves import CENTER, HAND, IllegalMoveError, Move
 from pbm import turn
 from pbm.identity import load_or_create
 from pbm.journal import Journal
@@ -56,7 +56,9 @@ def test_taking_back_replays_the_rest_of_the_turn(alice_to_play: tuple[Opened, f
     first = next(m for m in legal_moves(fresh) if m.source == HAND and m.target == CENTER)
     turn.play_line(opened, str(first))
     discard = next(m for m in legal_moves(opened.view) if m.is_discard)
-    assert turn.play_line(opened, f"{discard} {discard}") == 1  # the discard ends the turn: nothing after it is played
+    with pytest.raises(IllegalMoveError, match=f"{discard} {first}: your turn ended with {discard}, so these moves were not played"):
+        turn.play_line(opened, f"{discard} {discard} {first}")  # the discard ends the turn: what follows is refused, not dropped
+    assert opened.seat.moves == [first, discard]
     assert not opened.seat.my_turn and opened.view != fresh
     opened, move = turn.take_back(opened, reopen)
     assert move == discard and opened.seat.my_turn and opened.seat.moves == [first]

@@ -9,6 +9,7 @@ import pytest
 from dealing_play import SMALL, make_seats, play
 
 from engine.rules import Ruleset
+from engine.state import Reason
 from pbm.errors import AuditError, PointError, ProofError, ProtocolError, StaleMessageError
 from pbm.protocol import group, proofs
 from pbm.protocol.dealing import Party
@@ -397,3 +398,77 @@ def test_a_refused_message_changes_nothing_and_the_honest_one_is_taken_in_after(
 
     play(seats, seed=15, tamper=hook, stop_after_deal=2)
     assert len(refused) == 3 and all("draw 1 for player" in r for r in refused)
+
+
+# --- the next game's deal: only once the game before has ended ---
+
+
+class Watched(Party):
+    """An honest party that notes every secret scalar it makes, by game: it makes one to answer a deal step 1."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.made: list[int] = []
+
+    def _new_key(self, game: int) -> tuple[int, Scalar, Point]:
+        self.made.append(game)
+        return super()._new_key(game)
+
+
+class EarlyDealer(_Quiet):
+    """Starts the deal of the game `ahead` games on in its first ordinary turn, while the game is still being played."""
+
+    ahead = 1
+
+    def send(self, state: Any = None, moves: Any = ()) -> dict[str, Any]:
+        message = super().send(state, moves)
+        g = self.game
+        if not self.cheated and moves and g is not None and state.outcome is None and "deal" not in message:
+            message["deal"] = self._deal1(g.number + self.ahead, message["seq"])
+            self.cheated = True
+        return message
+
+
+@pytest.mark.parametrize(
+    ("cheater", "ahead", "refusal"),
+    [
+        (1, 1, r"^turn \d+ does not end game 1, but the message already starts the deal of game 2: a game is dealt once"),
+        (0, 1, "^the other player started the deal of game 2, which is yours to start"),
+        (1, 2, "^the message starts the deal of game 3, but the next game is game 2"),
+    ],
+    ids=["mid-game", "not-the-starter", "not-the-next-game"],
+)
+def test_the_next_games_deal_in_a_turn_that_does_not_end_the_game_is_refused_before_it_is_answered(
+    cheater: int, ahead: int, refusal: str
+) -> None:
+    classes: list[type[Party]] = [Watched, Watched]
+    classes[cheater] = type("Cheater", (EarlyDealer,), {"ahead": ahead})
+    seats = make_seats(SMALL, 40, classes=(classes[0], classes[1]))
+    with pytest.raises(ProtocolError, match=refusal):
+        play(seats, seed=40, check=False)
+    victim = seats[1 - cheater].party
+    assert seats[cheater].party.cheated and victim.game is not None and victim.game.number == 1 and not victim.game.over
+    assert set(victim.made) == {1}, "the victim answered the early deal with a secret of the next game"
+
+
+class KeylessWinner(_Quiet):
+    """Ends the game and starts the next one's deal in the same message, as it should, but keeps its keys of the game."""
+
+    def send(self, state: Any = None, moves: Any = ()) -> dict[str, Any]:
+        message = super().send(state, moves)
+        if "turn" in message and "deal" in message:
+            self.cheated = bool(message.pop("secrets", None))
+        return message
+
+
+def test_the_next_games_deal_without_the_keys_of_the_game_that_ends_is_refused_before_it_is_answered() -> None:
+    for seed, reason in ((41, Reason.PAYOFF_EMPTY), (40, Reason.STOCK_EXHAUSTED)):  # a win, a tie
+        honest = play(make_seats(SMALL, seed, classes=(Watched, Watched)), seed=seed, stop_after_deal=2)
+        ending = [m for m in honest.messages if "turn" in m and "secrets" in m and m.get("deal", {}).get("step") == 1]
+        assert ending and ending[0]["from"] == 1 and honest.outcomes[0][1].reason is reason  # player 1 ends game 1, starts game 2
+        assert 2 in honest.seats[0].party.made  # the honest last turn carrying the next game's step 1 is answered
+
+    seats = make_seats(SMALL, 41, classes=(Watched, KeylessWinner))
+    with pytest.raises(ProtocolError, match=r"^the message starts the deal of game 2 without the other player's keys of game 1"):
+        play(seats, seed=41, check=False)
+    assert seats[1].party.cheated and set(seats[0].party.made) == {1}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from pbm.errors import ProofError
@@ -10,7 +12,7 @@ from pbm.protocol.deck import seeded_rng
 from pbm.protocol.proofs import Context
 
 MATCH = bytes(range(16))
-CTX = Context(MATCH, 1, 14, "hand card 2 of player 1")
+CTX = Context(MATCH, 1, 14, "hand card 2 of player 1", 4)
 
 
 def _setup() -> tuple[bytes, bytes, bytes]:
@@ -37,10 +39,10 @@ def test_a_wrong_point_is_refused_naming_slot_and_turn() -> None:
 @pytest.mark.parametrize(
     "other",
     [
-        Context(MATCH, 1, 14, "hand card 3 of player 1"),  # another slot
-        Context(MATCH, 1, 15, "hand card 2 of player 1"),  # another turn
-        Context(MATCH, 2, 14, "hand card 2 of player 1"),  # another game
-        Context(bytes(16), 1, 14, "hand card 2 of player 1"),  # another match
+        Context(MATCH, 1, 14, "hand card 3 of player 1", 4),  # another slot
+        Context(MATCH, 1, 15, "hand card 2 of player 1", 4),  # another turn
+        Context(MATCH, 2, 14, "hand card 2 of player 1", 4),  # another game
+        Context(bytes(16), 1, 14, "hand card 2 of player 1", 4),  # another match
     ],
 )
 def test_a_proof_is_good_for_its_own_slot_turn_game_and_match_only(other: Context) -> None:
@@ -98,4 +100,51 @@ def test_a_batch_proof_covers_every_pair_and_one_false_pair_is_refused() -> None
     with pytest.raises(ProofError, match="hand card 2 of player 1: the batch does not prove out"):
         proofs.verify_batch(CTX, proof, key, changed, layered)
     with pytest.raises(ProofError, match="the batch does not prove out"):
-        proofs.verify_batch(Context(MATCH, 1, 15, CTX.slot), proof, key, cards, layered)
+        proofs.verify_batch(Context(MATCH, 1, 15, CTX.slot, 4), proof, key, cards, layered)
+
+
+# --- the batch's weights hash the whole statement (protocol 4; protocol 3's messages are still checked by their rule) ---
+
+OLD = dataclasses.replace(CTX, version=3)
+ELSEWHERE = {
+    "another match": dataclasses.replace(CTX, match=bytes(16)),
+    "another game": dataclasses.replace(CTX, game=2),
+    "another turn": dataclasses.replace(CTX, turn=15),
+    "another list": dataclasses.replace(CTX, slot="recycling pool 1"),
+    "protocol 3's rule": OLD,
+}
+
+
+def _batch(ctx: Context) -> tuple[bytes, list[bytes], list[bytes], bytes]:
+    rng = seeded_rng(9)
+    k = group.random_scalar(rng)
+    layered = [group.mul(k, group.card_point(MATCH, 1, i)) for i in range(6)]
+    cards, proof = proofs.strip_batch(ctx, k, group.base(k), layered, rng)
+    return group.base(k), cards, layered, proof
+
+
+@pytest.mark.parametrize("where", list(ELSEWHERE))
+def test_a_batch_proof_made_under_one_context_is_refused_under_another(where: str) -> None:
+    key, cards, layered, proof = _batch(CTX)
+    proofs.verify_batch(CTX, proof, key, cards, layered)
+    with pytest.raises(ProofError, match="the batch does not prove out"):
+        proofs.verify_batch(ELSEWHERE[where], proof, key, cards, layered)
+    other_key = group.base(group.random_scalar(seeded_rng(7)))
+    with pytest.raises(ProofError, match="the batch does not prove out"):
+        proofs.verify_batch(CTX, proof, other_key, cards, layered)
+
+
+def test_the_batch_weights_hash_every_part_of_the_statement_and_protocol_3s_are_kept_for_its_messages() -> None:
+    key, cards, layered, _ = _batch(CTX)
+    weights = proofs.batch_weights(CTX, key, cards, layered)
+    for where, ctx in ELSEWHERE.items():
+        assert proofs.batch_weights(ctx, key, cards, layered) != weights, where
+    assert proofs.batch_weights(CTX, group.base(group.random_scalar(seeded_rng(7))), cards, layered) != weights
+    # protocol 3 drew them from the match, the list's name, the key and the points only: its old files check as they were made
+    old = proofs.batch_weights(OLD, key, cards, layered)
+    for ctx in (dataclasses.replace(OLD, game=2), dataclasses.replace(OLD, turn=15)):
+        assert proofs.batch_weights(ctx, key, cards, layered) == old
+    for ctx in (dataclasses.replace(OLD, match=bytes(16)), dataclasses.replace(OLD, slot="recycling pool 1")):
+        assert proofs.batch_weights(ctx, key, cards, layered) != old
+    key3, cards3, layered3, proof3 = _batch(OLD)
+    proofs.verify_batch(OLD, proof3, key3, cards3, layered3)

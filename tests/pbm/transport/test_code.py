@@ -260,8 +260,87 @@ def test_a_code_without_its_begin_line_is_named(people: tuple[Identity, ...]) ->
         code.read(part.split("\n", 1)[1].encode())
 
 
-def test_text_that_is_neither_a_save_nor_a_code_gets_the_save_readers_error() -> None:
-    with pytest.raises(SaveFormatError, match="not valid TOML"):
+def test_text_that_is_neither_a_save_nor_a_code_says_so() -> None:
+    with pytest.raises(CodeError, match=r"neither a turn code \(no BEGIN SPITE line\) nor a spite save"):
         code.read(b"hi Bob, did you get my turn?\nsee you")
+    with pytest.raises(SaveFormatError, match="not valid TOML"):  # what names itself a save is read as one
+        code.read(b'# spite save: play it with spite\nformat = "spite-save\n')
+
+
+def whatsapp(text: str) -> str:
+    """A chat exported as text: every line after the sender's date, time and name."""
+    return "\n".join(f"01/12/2026, 21:{40 + n % 10} - Bob: {line}" for n, line in enumerate(text.split("\n")))
+
+
+CHATS = {
+    "a WhatsApp export": whatsapp,
+    "non-breaking spaces": lambda t: t.replace(" ", "\u00a0"),
+    "zero-width characters": lambda t: t.replace("SPITE", "SP\u200bITE").replace("\n", "\u200d\n"),
+    "joined onto one line": lambda t: t.replace("\n", " "),
+    "joined without spaces": lambda t: t.replace("\n", ""),
+    "re-wrapped at 37 columns": lambda t: word_wrap(t, 37),
+    "hard-wrapped at 37 columns": lambda t: "\n".join(line[i : i + 37] for line in t.split("\n") for i in range(0, len(line), 37)),
+}
+
+
+@pytest.mark.parametrize("chat", CHATS.values(), ids=CHATS.keys())
+def test_a_code_survives_the_chats_people_use(people: tuple[Identity, ...], chat) -> None:
+    save = turn_save(people, reveals=20)
+    parts = code.encode(save)
+    assert len(parts) == 2
+    pasted = "\n\n".join(chat(part) for part in parts)
+    assert code.read(pasted.encode()).turn == code.read("\n".join(parts).encode()).turn
+
+
+def test_a_paste_of_some_parts_says_which_are_read_and_which_to_paste(people: tuple[Identity, ...]) -> None:
+    parts = code.encode(turn_save(people, reveals=20))
+    with pytest.raises(CodeError, match="part 1 of 2 read; paste part 2 as well"):
+        code.read(whatsapp(parts[0]).encode())
+    with pytest.raises(CodeError, match="lines of a turn code but no BEGIN SPITE or END SPITE line"):
+        code.read("\n".join(parts[0].split("\n")[1:-1]).encode())
     with pytest.raises(CodeError, match=f"at most {code.MAX_INPUT // 1024} KiB"):
         code.read(b"x" * (code.MAX_INPUT + 1))
+
+
+# --- hostile text: every repair in one pass ---
+
+
+def test_a_save_re_wrapped_at_any_width_reads_back(people: tuple[Identity, ...]) -> None:
+    """Lines broken at every column a client may wrap at, through escapes, the quotes that close a multi-line string and the
+    brackets of a table header: the reader joins each back, going on from a few characters before the break."""
+    names = (Player('"Alice\\"\\\\"(demo)\\\\', people[0].public_text), Player('Bob\\"\\\\\\"""x""', people[1].public_text))
+    save = turn_save(people, reveals=6, players=names)
+    text = saves.to_toml(save).decode()
+    assert '\\\\\\"' in text and '"""' in text and "[[players]]" in text
+    for width in range(44, 77):
+        for mangled in (hard_wrap(text, width), quoted(hard_wrap(text, width)), hard_wrap(quoted(text), width)):
+            assert code.read(mangled.encode()) == save, width
+
+
+def test_unwrap_joins_a_line_broken_inside_each_token_as_one_scan_of_it_would() -> None:
+    """A break inside an escape, inside the quotes that close a multi-line string, or inside `]]`: the line is joined."""
+    for text, joined in (
+        ('a = "x\\\n" y"', 'a = "x\\" y"'),  # an escaped quote: the break fell after its backslash
+        ('a = """x\\\ny""\n"', 'a = """x\\\ny"""'),  # and closed across it
+        ("[[a.b]\n]\nc = 1", "[[a.b]]\nc = 1"),
+        ("a = 'x\\\ny'", "a = 'x\\y'"),  # a literal string has no escapes
+    ):
+        assert code.unwrap(text) == joined, text
+
+
+def test_a_paste_given_line_by_line_is_whole_at_its_last_end_line(people: tuple[Identity, ...]) -> None:
+    """As `spite play -` reads a terminal: a code of three parts (the first pasted twice, among chat) is whole at the last
+    part's END line and not before, a save at its last line, and a code whose last part lost its BEGIN line never."""
+    save = turn_save(people, reveals=30)
+    parts = code.encode(save)
+    for text, whole in (
+        ("\n\nlol\n".join([parts[0], quoted(parts[0]), *parts[1:]]) + "\n", True),
+        (saves.to_toml(save).decode(), True),
+        ("\n".join(parts[:2]) + "\n" + parts[2].split("\n", 1)[1], False),
+    ):
+        lines = text.splitlines(keepends=True)
+        pasted = code.Pasted()
+        said = [pasted.add(line) for line in lines]
+        assert said == [False] * (len(lines) - 1) + [whole]
+        read = code.read(pasted.data) if whole else None
+        assert read is None or (completed(read, save) if isinstance(read, TurnCode) else read).hash == save.hash

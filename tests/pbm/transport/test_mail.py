@@ -51,7 +51,11 @@ def message(body: str, sender: str = "mallory@example.com") -> bytes:
     ],
 )
 def test_a_hostile_code_is_refused_and_names_no_folder(tmp_path: Path, people: tuple[Identity, ...], turn: dict, why: str) -> None:
-    found = mail.found_in(message(f"my move:\n\n{armored(turn)}\n"))
+    data = message(f"my move:\n\n{armored(turn)}\n")
+    found = mail.found_in(data)
+    if why == "match id":  # the turn-code reader refuses it, so it is no turn found; the inbox refuses it too, as a second line
+        assert found == []
+        found = [mail.Found(TurnCode(turn, 1), data, "mallory@example.com")]
     assert len(found) == 1 and isinstance(found[0].item, TurnCode)
     with Journal.open(tmp_path / "home") as journal:
         outcome = take(found[0], people[0], journal)
