@@ -722,12 +722,12 @@ def _print_hint(opened: Opened, think: float | None) -> None:
 
 
 def _setup_line_editing(opened: Callable[[], Opened]) -> None:
-    """Line editing, history and Tab completion of legal moves at a terminal (GNU readline or libedit); nothing without one."""
+    """Line editing, history and Tab completion of legal moves at a terminal (readline, libedit or pyreadline3); nothing without one."""
     if not _interactive_terminal():
         return
     try:
-        import readline
-    except ImportError:  # a Python built without it: plain input still works
+        import readline  # on Windows, the module of pyreadline3
+    except Exception:  # none (or one that fails in this console): plain input still works
         return
 
     def completer(text: str, state: int) -> str | None:
@@ -756,8 +756,9 @@ def _ask(prompt: str, again: str) -> str:
 def _forget_last_line() -> None:
     """Keep an answer to a question out of the move history that the up arrow recalls."""
     readline = sys.modules.get("readline")
-    if readline is not None and readline.get_current_history_length():
-        readline.remove_history_item(readline.get_current_history_length() - 1)
+    remove = getattr(readline, "remove_history_item", None)  # pyreadline3 has none
+    if remove is not None and readline.get_current_history_length():  # type: ignore[union-attr]
+        remove(readline.get_current_history_length() - 1)  # type: ignore[union-attr]
 
 
 def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Callable[[], Opened], again: str) -> Opened:
@@ -1538,6 +1539,10 @@ def main() -> None:
     # collections during the command nor the full one at exit walk it again, ~20 ms of every command. What the
     # command itself makes is collected as usual.
     gc.freeze()
+    for stream in (sys.stdout, sys.stderr):  # a code page without – or ♠ (a Windows pipe, a legacy console): '?', not a traceback
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
     app(prog_name="spite")
 
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import re
 import signal
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbm.errors import BusyError, HomeError, SaveFormatError
@@ -30,14 +29,18 @@ def is_match_id(value: object) -> bool:
 
 
 def spite_home(create: bool = True) -> Path:
-    """The spite home: ``$SPITE_HOME``, else the platform's user data dir for "spite"; made with mode 0700 if missing."""
+    """The spite home: ``$SPITE_HOME``, else the platform's user data dir for "spite"; made with mode 0700 if missing.
+
+    That dir is ``~/.local/share/spite`` on Linux, ``~/Library/Application Support/spite`` on macOS and
+    ``%LOCALAPPDATA%\\spite`` on Windows (in the user's profile, which only they and the administrators may read).
+    """
     env = os.environ.get(HOME_ENV)
     if env:
         home = Path(env).expanduser()
     else:
         import platformdirs  # only needed when SPITE_HOME does not say where the home is
 
-        home = Path(platformdirs.user_data_dir("spite"))
+        home = Path(platformdirs.PlatformDirs("spite", appauthor=False).user_data_dir)  # no author: not spite\spite on Windows
     if create:
         try:
             ensure_private_dir(home)
@@ -64,7 +67,7 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
-            os.fchmod(out.fileno(), mode if mode is not None else 0o666 & ~_umask())
+            _set_mode(out.fileno(), tmp, mode if mode is not None else 0o666 & ~_umask())
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
@@ -111,7 +114,7 @@ def write_new(path: Path, data: bytes, tag: str, mode: int | None = None) -> Non
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{_TEMP}{tag}-{os.getpid()}-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
-            os.fchmod(out.fileno(), mode if mode is not None else 0o666 & ~_umask())
+            _set_mode(out.fileno(), tmp, mode if mode is not None else 0o666 & ~_umask())
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
@@ -121,7 +124,8 @@ def write_new(path: Path, data: bytes, tag: str, mode: int | None = None) -> Non
         except FileExistsError:
             raise
         except OSError as e:  # a file system without hard links (FAT, some network shares): check, then rename
-            if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            no_links = e.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK) or getattr(e, "winerror", None) in (1, 50)
+            if not no_links:  # Windows says ERROR_INVALID_FUNCTION (1) or ERROR_NOT_SUPPORTED (50) on FAT
                 raise
             if path.exists():
                 raise FileExistsError(errno.EEXIST, "File exists", str(path)) from e
@@ -160,15 +164,48 @@ def match_lock(home: Path, match: str) -> Iterator[None]:
     except OSError as e:
         raise home_error(home, e) from e
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        release = _lock_now(fd)
+        if release is None:
             raise BusyError(
                 f"another spite is answering a file of match {match[:8]} right now (in another window?): let it finish, then run this again"
-            ) from None
-        yield
+            )
+        try:
+            yield
+        finally:
+            release()
     finally:
         os.close(fd)  # closing the file releases the lock, even if the process is killed
+
+
+def _lock_now(fd: int) -> Callable[[], None] | None:
+    """Lock the open file `fd` without waiting and return what unlocks it; None if another process holds the lock.
+
+    fcntl.flock where there is fcntl, else msvcrt.locking of its first byte (Windows): each imported only here.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt  # Windows: a byte-range lock, held by this handle, which the system releases when the process ends
+
+        os.lseek(fd, 0, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        except OSError as e:
+            if e.errno in (errno.EACCES, errno.EDEADLOCK):
+                return None
+            raise
+
+        def unlock() -> None:
+            with contextlib.suppress(OSError):  # released at close anyway
+                os.lseek(fd, 0, os.SEEK_SET)
+                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+
+        return unlock
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return None
+    return lambda: None  # closing the file releases it
 
 
 def home_error(home: Path, error: BaseException) -> HomeError | BusyError:
@@ -189,7 +226,7 @@ def home_error(home: Path, error: BaseException) -> HomeError | BusyError:
 def fault_point(name: str) -> None:
     """Where a test may crash spite (SPITE_FAULT=`name`): the process kills itself here as a power cut or kill -9 would."""
     if os.environ.get(FAULT_ENV) == name:
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows: SIGTERM is TerminateProcess, as abrupt
 
 
 def _sync_dir(folder: Path) -> None:
@@ -199,6 +236,15 @@ def _sync_dir(folder: Path) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _set_mode(fd: int, path: str, mode: int) -> None:
+    """Give the open file `fd`, at `path`, the permission bits `mode`: by os.fchmod, or by name where there is none (Windows)."""
+    fchmod = getattr(os, "fchmod", None)  # Windows has it from Python 3.13, for the read-only flag alone
+    if fchmod is not None:
+        fchmod(fd, mode)
+    else:
+        os.chmod(path, mode)
 
 
 def _umask() -> int:

@@ -165,8 +165,13 @@ def load_or_create(
 
 
 def exposure(identity: Identity, home: Path) -> list[str]:
-    """Warnings, one line each, for a key file others may read and a spite home others may write."""
-    warnings = []
+    """Warnings, one line each, for a key file others may read and a spite home others may write.
+
+    None where files have no POSIX modes (Windows: the home is in the user's profile, private to them by its ACL).
+    """
+    warnings: list[str] = []
+    if os.name != "posix":  # stat's mode there says only whether the file is read-only: every file would look exposed
+        return warnings
     try:
         key_mode = stat.S_IMODE(identity.path.stat().st_mode) if identity.path is not None else 0
         home_mode = stat.S_IMODE(Path(home).stat().st_mode)

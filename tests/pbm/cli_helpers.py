@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -100,6 +102,28 @@ class Player:
 
 
 MODULE = [sys.executable, "-m", "pbm.cli"]
+WITHOUT_POSIX = [sys.executable, str(Path(__file__).with_name("without_posix.py"))]  # spite as on Windows (without_posix.py)
+
+
+def _has_pty() -> bool:
+    try:
+        import pexpect
+    except ImportError:  # a Python without the pty module
+        return False
+    return hasattr(pexpect, "spawn")  # pexpect on Windows has no spawn: there are no pseudo-terminals
+
+
+HAS_PTY = _has_pty()
+needs_pty = pytest.mark.skipif(not HAS_PTY, reason="no pseudo-terminals here (Windows): the terminal tests are POSIX-only")
+
+
+def pty_pexpect() -> ModuleType:
+    """pexpect, for a test module that drives spite in a pseudo-terminal; the whole module is skipped where there are none."""
+    if not HAS_PTY:
+        pytest.skip(needs_pty.kwargs["reason"], allow_module_level=True)
+    import pexpect
+
+    return pexpect
 
 
 def process_env(home: Path, **extra: str) -> dict[str, str]:

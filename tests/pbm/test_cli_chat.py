@@ -17,7 +17,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from cli_helpers import THINK, Player, Run, answer, assert_refused, copied_match, files, invite, make_player, new_file, scratch
+from cli_helpers import THINK, Player, Run, answer, assert_refused, copied_match, files, invite, make_player, needs_pty, new_file, scratch
 
 from engine.cards import RANK_TEXT, Card
 from pbm import saves
@@ -393,7 +393,7 @@ def test_a_save_given_on_standard_input_is_played_and_recorded_without_a_file(de
     assert paths[received.hash] == "" and paths[saves.read(out).hash] == str(out.resolve())  # no folder taken for a file
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@needs_pty
 def test_a_code_pasted_at_a_terminal_is_read_without_ctrl_d_and_the_turn_played_at_the_prompt(desk: Desk) -> None:
     import pexpect
 

@@ -10,9 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pexpect
 import pytest
-from cli_helpers import Player, assert_refused, files, make_player, new_file
+from cli_helpers import Player, assert_refused, files, make_player, needs_pty, new_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 COMMANDS = ("id", "new", "play", "show", "verify", "games", "practice", "arena", "send", "inbox", "resend")
@@ -173,8 +172,10 @@ def test_a_passphrase_without_a_terminal_says_what_to_do(tmp_path: Path) -> None
     assert_refused(player.spite("games"), "protected by a passphrase", "no terminal", "SPITE_PASSPHRASE")
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@needs_pty
 def test_a_passphrase_gets_three_tries_at_a_terminal(tmp_path: Path) -> None:
+    import pexpect  # only where there are pseudo-terminals (needs_pty)
+
     home = tmp_path / "home"
     player = Player("A", home)
     player.ok("id", "--name", "Ann")

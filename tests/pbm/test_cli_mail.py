@@ -17,9 +17,8 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
-import pexpect
 import pytest
-from cli_helpers import THINK, Player, Run, assert_refused, make_player, process_env, scratch
+from cli_helpers import THINK, Player, Run, assert_refused, make_player, needs_pty, process_env, scratch
 from mail_servers import Account, MailServers, free_port, mail_servers
 
 from pbm import saves
@@ -425,7 +424,10 @@ def test_inbox_finds_mail_read_elsewhere_since_its_last_look(pair: tuple[Mailer,
 # --- at a terminal ---
 
 
+@needs_pty
 def test_setup_and_send_ask_at_a_terminal(servers: MailServers, tmp_path: Path) -> None:
+    import pexpect  # only where there are pseudo-terminals (needs_pty)
+
     with scratch(tmp_path) as root:
         home = root / "home"
         env = process_env(home, PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring")  # where keyring is installed: no keyring

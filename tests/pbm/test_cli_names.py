@@ -7,13 +7,11 @@ A name a player chooses may hold brackets, but no control or bidi character; a n
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
 from pathlib import Path
 
-import pexpect
 import pytest
-from cli_helpers import MODULE, THINK, Player, answer, assert_refused, files, invite, make_player, new_file, process_env
+from cli_helpers import MODULE, THINK, Player, answer, assert_refused, files, invite, make_player, needs_pty, new_file, process_env
 from hostile import resign_doc
 
 MARKUP = ["[/x]", "[link=https://example.org]Alice[/link]", "Alice[conceal]"]
@@ -129,8 +127,10 @@ def test_a_name_shaped_like_a_fingerprint_or_a_key_is_refused_wherever_it_is_cho
     assert "Bob 3AOG-7QXK" in alice.ok("id", "--name", "Bob 3AOG-7QXK").stdout  # two groups are no fingerprint
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@needs_pty
 def test_the_name_asked_at_first_use_cannot_pose_as_a_key(tmp_path: Path) -> None:
+    import pexpect  # only where there are pseudo-terminals (needs_pty)
+
     home = tmp_path / "home"
     env = {**process_env(home), "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
     child = pexpect.spawn(MODULE[0], [*MODULE[1:], "practice"], env=env, encoding="utf-8", timeout=60, dimensions=(24, 80))

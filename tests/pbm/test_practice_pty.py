@@ -14,10 +14,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pexpect
 import pytest
+from cli_helpers import pty_pexpect
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+pexpect = pty_pexpect()  # or the module is skipped: no pseudo-terminals on Windows
 
 PROMPT = "your move> "
 CONFIRM = re.compile(r"Your turn (\d+): (.*?)\. Write it\? \[Enter: yes, u: undo, q: quit\] ")
