@@ -343,6 +343,8 @@ class Journal:
         if pinned[1].key == "" and save.players[1].key and save.players[0].key == pinned[0].key:
             newly, pinned = (save.players[1],), (pinned[0], save.players[1])  # the invitation was open: pin who joined
         for seat, (known, offered) in enumerate(zip(pinned, save.players, strict=True)):
+            if seat == 1 and save.seq == 1 and offered.key == "":
+                continue  # the open invitation itself, seen again after someone joined it: it named no key for seat 1
             if known.key != offered.key:
                 raise KeyMismatchError(
                     f"the key of {known.name} (seat {seat}) has changed in this match: you pinned {known.fingerprint}, "

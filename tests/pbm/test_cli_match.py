@@ -13,6 +13,7 @@ import pytest
 from cli_helpers import (
     Player,
     Step,
+    answer,
     assert_board_agrees,
     assert_refused,
     files,
@@ -303,6 +304,15 @@ def first_turn(tmp_path: Path) -> Iterator[tuple[Player, Player, Path]]:
         bob.ok("play", invitation)
         dealt = next(p for p in folder.iterdir() if p != invitation)
         yield alice, bob, dealt
+
+
+def test_an_open_invitation_still_shows_and_verifies_for_its_writer_once_someone_joined(tmp_path: Path) -> None:
+    alice, bob, invitation = invite(tmp_path, 3, 3)
+    joined = answer(bob, invitation)
+    alice.ok("show", joined)  # Bob's key is pinned for seat 1 now; the invitation named none
+    for command in ("show", "verify"):
+        run = alice.ok(command, invitation)
+        assert "earlier file" in run.stdout, run
 
 
 def test_play_with_moves_refuses_an_illegal_move_then_takes_a_legal_discard(first_turn: tuple[Player, Player, Path]) -> None:
