@@ -169,6 +169,8 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         nxt = "over" if info.over else "you" if info.waiting_for == me else "them"
         score = (info.score[me], info.score[1 - me])
         address, fingerprint = journal.address(info.match) or "", them.fingerprint if them.key else ""
-        row = Standing(info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first, fingerprint=fingerprint)
-        rows.append(row)
+        standing = Standing(
+            info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first, fingerprint=fingerprint
+        )
+        rows.append(standing)
     return rows

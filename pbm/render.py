@@ -178,7 +178,7 @@ def stack_box(cards: Sequence[Card], look: Look, label: str = "", big: bool = Fa
     `label` (a stack's name in move notation: ``p``, ``s1``, ``c2``) is written in the top edge. With less room,
     covered cards show their rank alone (`detail`): suits never matter in play.
     """
-    tl, tr, bl, br, h, v, tj, bj, _ = look.glyphs
+    tl, tr, bl, br, h, v, tj, bj, _ = tuple(look.glyphs)  # nine characters, one glyph each
     face = 5 if big else 3
     rows = 3 if big else 1
     cells: list[list[Text]] = []  # one column of text per card (all covered cards in one when DENSE), each row of it
@@ -399,7 +399,7 @@ def board(view: PlayerView, seating: Seating, history: Sequence[tuple[int, str]]
 
 def banner(lines: Sequence[str], look: Look = Look(), width: int = 80) -> Text:
     """Lines in a box that stands out: the end of a game or of the match."""
-    tl, tr, bl, br, h, v, *_ = look.glyphs
+    tl, tr, bl, br, h, v, *_ = tuple(look.glyphs)
     inner = min(max(len(line) for line in lines) + 2, width - 2)
     out = [Text(tl + h * inner + tr, "bold")]
     for line in lines:

@@ -63,7 +63,7 @@ VERSION = 2
 # docs/save-format.md (*Size*) and built by tests/pbm/test_save_limit.py: under 100 KiB for everything a file can hold
 # at once, plus about 60 bytes for each turn of the game, so a game of 2,500 turns still fits (the longest seen: 150).
 MAX_BYTES = 256 * 1024
-_RULE_FIELDS = {f.name: f.type for f in dataclasses.fields(Ruleset)}
+_RULE_FIELDS = {f.name: str(f.type) for f in dataclasses.fields(Ruleset)}  # the type's name: annotations are text here
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from engine.moves import Move
@@ -29,7 +30,7 @@ def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
 
     if name in ("normal", "expert"):
         return ExpertBot(seed, level=name, think=DEFAULT_THINK if think is None else think)
-    makers = {"random": RandomBot, "greedy": GreedyBot, "easy": GreedyBot}
+    makers: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "easy": GreedyBot}
     try:
         maker = makers[name]
     except KeyError:
