@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine._frozen import fast_init
 from engine.cards import Card, full_deck
 from engine.rules import Ruleset
 from engine.state import Pool, Stack
@@ -20,6 +21,7 @@ class DealerError(RuntimeError):
     """The dealer cannot supply what the engine asks for (a broken or exhausted dealer)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The start of a game: each hand (its known cards, and how many are unseen) and both pay-off tops."""
@@ -29,6 +31,7 @@ class Deal:
     unseen: tuple[int, int] = (0, 0)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Cards drawn into a hand: those the state's holder may know, and how many it may not."""
@@ -94,9 +97,11 @@ class LocalDealer:
         return card
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
-        count = min(count, len(self.stock))
-        drawn = tuple(reversed(self.stock[len(self.stock) - count :])) if count else ()
-        del self.stock[len(self.stock) - count :]
+        stock = self.stock
+        count = min(count, len(stock))
+        drawn = tuple(stock[: -count - 1 : -1]) if count else ()  # the top `count` cards, top first
+        if count:
+            del stock[-count:]
         if merging:
             for pool in merging:
                 self.stock.extend(pool.cards)

@@ -51,11 +51,12 @@ def _check_place(kind: str, index: int, count: int, move: Move) -> None:
         raise IllegalMoveError(f"{move}: there is no {name} stack {kind}{index + 1}; they are {kind}1-{kind}{count}")
 
 
-def _hand_card(hand: Stack, rank: int) -> Card | None:
-    for card in hand:
+def _hand_card(hand: Stack, rank: int) -> tuple[int, Card | None]:
+    """The place and the card of the first card of `rank` in `hand` (-1 and None if there is none)."""
+    for i, card in enumerate(hand):
         if card.rank == rank:
-            return card
-    return None
+            return i, card
+    return -1, None
 
 
 def check_move(view: PlayerView, move: Move) -> None:
@@ -85,7 +86,7 @@ def _check(
             raise IllegalMoveError(f"{move}: pay-off cards go only to center stacks (R6)")
         if src == SIDE:
             raise IllegalMoveError(f"{move}: side stack cards go only to center stacks (R6)")
-        if not unseen and _hand_card(hand, move.source_index) is None:
+        if not unseen and _hand_card(hand, move.source_index)[1] is None:
             raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[move.source_index]} in your hand")
         return
     _check_place(CENTER, move.target_index, ruleset.center_stacks, move)
@@ -102,7 +103,7 @@ def _check(
         rank, noun = pile[-1].rank, f"the {RANK_TEXT[pile[-1].rank]} on s{move.source_index + 1}"
     else:
         rank, noun = move.source_index, f"your {RANK_TEXT[move.source_index]}"
-        if not unseen and _hand_card(hand, rank) is None:
+        if not unseen and _hand_card(hand, rank)[1] is None:
             raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[rank]} in your hand")
     if not _fits(rank, stack, ruleset):
         raise _misfit(rank, stack, move.target_index, noun)
@@ -137,55 +138,51 @@ def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
     if state.outcome is not None:
         raise IllegalMoveError("the game is over")
     p = state.to_move
-    me = state.players[p]
+    players, center = state.players, state.center
+    me = players[p]
+    hand, unseen, payoff_top, side = me.hand, me.unseen, me.payoff_top, me.side
     ruleset = state.ruleset
-    _check(ruleset, me.hand, me.unseen, me.payoff_top, me.side, state.center, move)
+    _check(ruleset, hand, unseen, payoff_top, side, center, move)
     src = move.source
     if src == END:
-        return _end_turn(state, state.players, state.center, state.pools, dealer)
-    hand, unseen = me.hand, me.unseen
+        return _end_turn(state, players, center, state.pools, dealer)
     if src == HAND:
-        known = _hand_card(hand, move.source_index)
-        card = dealer.show(p, move.source_index, known)
-        if card.rank != move.source_index:
-            raise DealerError(f"the dealer showed {card} for a {RANK_TEXT[move.source_index]}")
+        rank = move.source_index
+        i, known = _hand_card(hand, rank)
+        card = dealer.show(p, rank, known)
+        if card.rank != rank:
+            raise DealerError(f"the dealer showed {card} for a {RANK_TEXT[rank]}")
         if known is not None:
-            i = hand.index(known)
             hand = hand[:i] + hand[i + 1 :]
         else:
             unseen -= 1
+    t = move.target_index
     if move.target == SIDE:
-        side = list(me.side)
-        side[move.target_index] += (card,)
-        players = _replace_player(state.players, p, PlayerState(hand, me.payoff_top, me.payoff_count, tuple(side), unseen))
-        return _end_turn(state, players, state.center, state.pools, dealer)
-    payoff_top, payoff_count, side_t = me.payoff_top, me.payoff_count, me.side
+        side = side[:t] + (side[t] + (card,),) + side[t + 1 :]
+        mine = PlayerState(hand, payoff_top, me.payoff_count, side, unseen)
+        return _end_turn(state, (mine, players[1]) if p == 0 else (players[0], mine), center, state.pools, dealer)
+    payoff_count = me.payoff_count
     if src == PAYOFF:
         card = payoff_top  # type: ignore[assignment]
         payoff_count -= 1
         payoff_top = dealer.turn_up(p) if payoff_count else None
     elif src == SIDE:
-        pile = side_t[move.source_index]
+        s = move.source_index
+        pile = side[s]
         card = pile[-1]
-        side_l = list(side_t)
-        side_l[move.source_index] = pile[:-1]
-        side_t = tuple(side_l)
-    t = move.target_index
-    stack = state.center[t] + (card,)
+        side = side[:s] + (pile[:-1],) + side[s + 1 :]
+    stack = center[t] + (card,)
     pools = state.pools
     if len(stack) >= ruleset.complete_at:
         pools = pools + (Pool(state.turn, stack),)
         stack = ()
-    center = state.center[:t] + (stack,) + state.center[t + 1 :]
-    players = _replace_player(state.players, p, PlayerState(hand, payoff_top, payoff_count, side_t, unseen))
+    center = center[:t] + (stack,) + center[t + 1 :]
+    mine = PlayerState(hand, payoff_top, payoff_count, side, unseen)
     outcome = None
     if src == PAYOFF and payoff_count == 0:  # the last pay-off card wins; no other move empties the pile
-        outcome = Outcome(Reason.PAYOFF_EMPTY, p, state.players[1 - p].payoff_count)
+        outcome = Outcome(Reason.PAYOFF_EMPTY, p, players[1 - p].payoff_count)
+    players = (mine, players[1]) if p == 0 else (players[0], mine)
     return GameState(ruleset, players, center, state.stock_count, pools, p, state.turn, state.starter, outcome)
-
-
-def _replace_player(players: tuple[PlayerState, PlayerState], p: int, new: PlayerState) -> tuple[PlayerState, PlayerState]:
-    return (new, players[1]) if p == 0 else (players[0], new)
 
 
 def _end_turn(
@@ -196,17 +193,23 @@ def _end_turn(
     The next turn is a tie (R8) if that draw took nothing and neither stock nor pools hold a card.
     """
     turn, nxt = state.turn, 1 - state.to_move
-    completed = tuple(pool for pool in pools if pool.turn == turn)
-    merging = tuple(pool for pool in pools if pool.turn < turn)
+    if pools:
+        completed = tuple(pool for pool in pools if pool.turn == turn)
+        merging = tuple(pool for pool in pools if pool.turn < turn)
+    else:
+        completed = merging = ()
     them = players[nxt]
-    count = min(max(0, state.ruleset.hand_size - them.hand_count), state.stock_count)
+    count = min(max(0, state.ruleset.hand_size - len(them.hand) - them.unseen), state.stock_count)
     draw = dealer.end_turn(turn, completed, merging, nxt, count)
-    if len(draw.cards) + draw.unseen != count:
-        raise DealerError(f"the dealer drew {len(draw.cards) + draw.unseen} cards where {count} were due")
-    stock = state.stock_count - count + sum(len(pool.cards) for pool in merging)
-    players = _replace_player(
-        players, nxt, PlayerState(them.hand + draw.cards, them.payoff_top, them.payoff_count, them.side, them.unseen + draw.unseen)
-    )
+    drawn, drawn_unseen = draw.cards, draw.unseen
+    if len(drawn) + drawn_unseen != count:
+        raise DealerError(f"the dealer drew {len(drawn) + drawn_unseen} cards where {count} were due")
+    stock = state.stock_count - count
+    for pool in merging:
+        stock += len(pool.cards)
+    if count:
+        them = PlayerState(them.hand + drawn, them.payoff_top, them.payoff_count, them.side, them.unseen + drawn_unseen)
+        players = (them, players[1]) if nxt == 0 else (players[0], them)
     outcome = None
     if count == 0 and stock == 0 and not completed:
         outcome = Outcome(Reason.STOCK_EXHAUSTED, None, 0)
