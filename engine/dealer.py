@@ -40,6 +40,9 @@ class Draw:
     unseen: int = 0
 
 
+_NO_DRAW = Draw(())
+
+
 class Dealer(Protocol):
     """Supplies every card the engine cannot know in advance."""
 
@@ -98,12 +101,13 @@ class LocalDealer:
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
         stock = self.stock
-        count = min(count, len(stock))
-        drawn = tuple(stock[: -count - 1 : -1]) if count else ()  # the top `count` cards, top first
+        if count > len(stock):
+            count = len(stock)
+        draw = Draw(tuple(stock[: -count - 1 : -1])) if count else _NO_DRAW  # the top `count` cards, top first
         if count:
             del stock[-count:]
         if merging:
             for pool in merging:
-                self.stock.extend(pool.cards)
-            self._rng.shuffle(self.stock)
-        return Draw(drawn)
+                stock.extend(pool.cards)
+            self._rng.shuffle(stock)
+        return draw

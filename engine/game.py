@@ -45,18 +45,26 @@ def _misfit(rank: int, stack: Stack, target: int, noun: str) -> IllegalMoveError
     return IllegalMoveError(f"{place}{empty} needs {article} {need}; {noun} does not fit")
 
 
-def _check_place(kind: str, index: int, count: int, move: Move) -> None:
-    if not 0 <= index < count:
-        name = "center" if kind == CENTER else "side"
-        raise IllegalMoveError(f"{move}: there is no {name} stack {kind}{index + 1}; they are {kind}1-{kind}{count}")
+def _no_place(kind: str, index: int, count: int, move: Move) -> IllegalMoveError:
+    name = "center" if kind == CENTER else "side"
+    return IllegalMoveError(f"{move}: there is no {name} stack {kind}{index + 1}; they are {kind}1-{kind}{count}")
 
 
-def _hand_card(hand: Stack, rank: int) -> tuple[int, Card | None]:
-    """The place and the card of the first card of `rank` in `hand` (-1 and None if there is none)."""
+def _noun(move: Move, rank: int) -> str:
+    """How a message names the card `move` plays, of `rank`."""
+    if move.source == PAYOFF:
+        return f"your pay-off {RANK_TEXT[rank]}"
+    if move.source == SIDE:
+        return f"the {RANK_TEXT[rank]} on s{move.source_index + 1}"
+    return f"your {RANK_TEXT[rank]}"
+
+
+def _hand_index(hand: Stack, rank: int) -> int:
+    """The place of the first card of `rank` in `hand`, -1 if there is none."""
     for i, card in enumerate(hand):
         if card.rank == rank:
-            return i, card
-    return -1, None
+            return i
+    return -1
 
 
 def check_move(view: PlayerView, move: Move) -> None:
@@ -70,8 +78,11 @@ def check_move(view: PlayerView, move: Move) -> None:
 
 def _check(
     ruleset: Ruleset, hand: Stack, unseen: int, payoff_top: Card | None, side: tuple[Stack, ...], center: tuple[Stack, ...], move: Move
-) -> None:
-    """The rules for one move, in terms of the mover's cards and the center stacks."""
+) -> int:
+    """The rules for one move, in terms of the mover's cards and the center stacks.
+
+    Returns where in `hand` the card of a hand move is (-1 if it is unseen, or the move plays no hand card).
+    """
     src = move.source
     if src == END:
         if hand or unseen:
@@ -79,34 +90,42 @@ def _check(
             raise IllegalMoveError(
                 f"you still hold {count} card{'s' if count > 1 else ''}: a turn ends by putting one on a side stack (R5)"
             )
-        return
+        return -1
+    t = move.target_index
     if move.target == SIDE:
-        _check_place(SIDE, move.target_index, ruleset.side_stacks, move)
+        if not 0 <= t < ruleset.side_stacks:
+            raise _no_place(SIDE, t, ruleset.side_stacks, move)
         if src == PAYOFF:
             raise IllegalMoveError(f"{move}: pay-off cards go only to center stacks (R6)")
         if src == SIDE:
             raise IllegalMoveError(f"{move}: side stack cards go only to center stacks (R6)")
-        if not unseen and _hand_card(hand, move.source_index)[1] is None:
+        i = _hand_index(hand, move.source_index)
+        if i < 0 and not unseen:
             raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[move.source_index]} in your hand")
-        return
-    _check_place(CENTER, move.target_index, ruleset.center_stacks, move)
-    stack = center[move.target_index]
+        return i
+    if not 0 <= t < ruleset.center_stacks:
+        raise _no_place(CENTER, t, ruleset.center_stacks, move)
+    stack = center[t]
     if src == PAYOFF:
         if payoff_top is None:
             raise IllegalMoveError(f"{move}: your pay-off pile is empty")
-        rank, noun = payoff_top.rank, f"your pay-off {RANK_TEXT[payoff_top.rank]}"
+        rank, i = payoff_top.rank, -1
     elif src == SIDE:
-        _check_place(SIDE, move.source_index, ruleset.side_stacks, move)
-        pile = side[move.source_index]
+        i = move.source_index
+        if not 0 <= i < ruleset.side_stacks:
+            raise _no_place(SIDE, i, ruleset.side_stacks, move)
+        pile = side[i]
         if not pile:
-            raise IllegalMoveError(f"{move}: side stack s{move.source_index + 1} is empty")
-        rank, noun = pile[-1].rank, f"the {RANK_TEXT[pile[-1].rank]} on s{move.source_index + 1}"
+            raise IllegalMoveError(f"{move}: side stack s{i + 1} is empty")
+        rank, i = pile[-1].rank, -1
     else:
-        rank, noun = move.source_index, f"your {RANK_TEXT[move.source_index]}"
-        if not unseen and _hand_card(hand, rank)[1] is None:
+        rank = move.source_index
+        i = _hand_index(hand, rank)
+        if i < 0 and not unseen:
             raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[rank]} in your hand")
     if not _fits(rank, stack, ruleset):
-        raise _misfit(rank, stack, move.target_index, noun)
+        raise _misfit(rank, stack, t, _noun(move, rank))
+    return i
 
 
 def legal_moves(position: GameState | PlayerView) -> list[Move]:
@@ -142,17 +161,17 @@ def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
     me = players[p]
     hand, unseen, payoff_top, side = me.hand, me.unseen, me.payoff_top, me.side
     ruleset = state.ruleset
-    _check(ruleset, hand, unseen, payoff_top, side, center, move)
+    i = _check(ruleset, hand, unseen, payoff_top, side, center, move)
     src = move.source
     if src == END:
         return _end_turn(state, players, center, state.pools, dealer)
     if src == HAND:
         rank = move.source_index
-        i, known = _hand_card(hand, rank)
+        known = hand[i] if i >= 0 else None
         card = dealer.show(p, rank, known)
         if card.rank != rank:
             raise DealerError(f"the dealer showed {card} for a {RANK_TEXT[rank]}")
-        if known is not None:
+        if i >= 0:
             hand = hand[:i] + hand[i + 1 :]
         else:
             unseen -= 1
@@ -199,7 +218,11 @@ def _end_turn(
     else:
         completed = merging = ()
     them = players[nxt]
-    count = min(max(0, state.ruleset.hand_size - len(them.hand) - them.unseen), state.stock_count)
+    count = state.ruleset.hand_size - len(them.hand) - them.unseen  # cards due, at most what the stock holds
+    if count > state.stock_count:
+        count = state.stock_count
+    elif count < 0:
+        count = 0
     draw = dealer.end_turn(turn, completed, merging, nxt, count)
     drawn, drawn_unseen = draw.cards, draw.unseen
     if len(drawn) + drawn_unseen != count:

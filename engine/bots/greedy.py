@@ -54,7 +54,11 @@ class GreedyBot:
     @staticmethod
     def _discard(view: PlayerView) -> Move:
         """Keep Kings; put the highest card where it builds downward, on its twin, or on an empty stack."""
-        rank = max((card.rank for card in view.hand if card.rank != KING), default=KING)
+        rank = 0
+        for card in view.hand:
+            if rank < card.rank < KING:
+                rank = card.rank
+        rank = rank or KING
         side = view.side
         for i, pile in enumerate(side):
             if pile and pile[-1].rank == rank:
