@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine._frozen import fast_init
+from engine._frozen import fast_init, maker
 from engine.cards import Card, full_deck
 from engine.rules import Ruleset
 from engine.state import Pool, Stack
@@ -41,6 +41,7 @@ class Draw:
 
 
 _NO_DRAW = Draw(())
+_make_draw = maker(Draw)
 
 
 class Dealer(Protocol):
@@ -103,7 +104,7 @@ class LocalDealer:
         stock = self.stock
         if count > len(stock):
             count = len(stock)
-        draw = Draw(tuple(stock[: -count - 1 : -1])) if count else _NO_DRAW  # the top `count` cards, top first
+        draw = _make_draw(tuple(stock[: -count - 1 : -1]), 0) if count else _NO_DRAW  # the top `count` cards, top first
         if count:
             del stock[-count:]
         if merging:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine._frozen import maker
 from engine.cards import KING, RANK_TEXT, Card
 from engine.dealer import Dealer, DealerError
 from engine.moves import CENTER, END, HAND, PAYOFF, SIDE, IllegalMoveError, Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Outcome, PlayerState, PlayerView, Pool, Reason, Stack
+
+# every move makes a new state and player: these build them at a fraction of the cost of their constructors
+_make_state = maker(GameState)
+_make_player = maker(PlayerState)
 
 
 def new_game(dealer: Dealer, ruleset: Ruleset = G4A, starter: int = 0) -> GameState:
@@ -178,7 +183,7 @@ def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
     t = move.target_index
     if move.target == SIDE:
         side = side[:t] + (side[t] + (card,),) + side[t + 1 :]
-        mine = PlayerState(hand, payoff_top, me.payoff_count, side, unseen)
+        mine = _make_player(hand, payoff_top, me.payoff_count, side, unseen)
         return _end_turn(state, (mine, players[1]) if p == 0 else (players[0], mine), center, state.pools, dealer)
     payoff_count = me.payoff_count
     if src == PAYOFF:
@@ -196,12 +201,12 @@ def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
         pools = pools + (Pool(state.turn, stack),)
         stack = ()
     center = center[:t] + (stack,) + center[t + 1 :]
-    mine = PlayerState(hand, payoff_top, payoff_count, side, unseen)
+    mine = _make_player(hand, payoff_top, payoff_count, side, unseen)
     outcome = None
     if src == PAYOFF and payoff_count == 0:  # the last pay-off card wins; no other move empties the pile
         outcome = Outcome(Reason.PAYOFF_EMPTY, p, players[1 - p].payoff_count)
     players = (mine, players[1]) if p == 0 else (players[0], mine)
-    return GameState(ruleset, players, center, state.stock_count, pools, p, state.turn, state.starter, outcome)
+    return _make_state(ruleset, players, center, state.stock_count, pools, p, state.turn, state.starter, outcome)
 
 
 def _end_turn(
@@ -231,12 +236,12 @@ def _end_turn(
     for pool in merging:
         stock += len(pool.cards)
     if count:
-        them = PlayerState(them.hand + drawn, them.payoff_top, them.payoff_count, them.side, them.unseen + drawn_unseen)
+        them = _make_player(them.hand + drawn, them.payoff_top, them.payoff_count, them.side, them.unseen + drawn_unseen)
         players = (them, players[1]) if nxt == 0 else (players[0], them)
     outcome = None
     if count == 0 and stock == 0 and not completed:
         outcome = Outcome(Reason.STOCK_EXHAUSTED, None, 0)
-    return GameState(state.ruleset, players, center, stock, completed, nxt, turn + 1, state.starter, outcome)
+    return _make_state(state.ruleset, players, center, stock, completed, nxt, turn + 1, state.starter, outcome)
 
 
 @dataclass(frozen=True, slots=True)

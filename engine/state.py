@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from engine._frozen import fast_init
+from engine._frozen import fast_init, maker
 from engine.cards import Card
 from engine.rules import Ruleset
 
@@ -100,7 +100,7 @@ class GameState:
             shuffling = pools[0].cards
         else:
             shuffling = tuple(card for pool in pools for card in pool.cards)
-        return PlayerView(
+        return _make_view(
             self.ruleset,
             player,
             self.to_move,
@@ -109,11 +109,12 @@ class GameState:
             me.payoff_top,
             me.payoff_count,
             me.side,
-            OpponentView(len(them.hand) + them.unseen, them.payoff_top, them.payoff_count, them.side),
+            _make_opponent(len(them.hand) + them.unseen, them.payoff_top, them.payoff_count, them.side),
             self.center,
             self.stock_count,
             shuffling,
             self.outcome,
+            None,
         )
 
 
@@ -159,3 +160,8 @@ class PlayerView:
     @property
     def my_turn(self) -> bool:
         return self.to_move == self.player and self.outcome is None
+
+
+# a view per move: these build views at a fraction of the cost of their constructors (GameState.view)
+_make_view = maker(PlayerView)
+_make_opponent = maker(OpponentView)
