@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from engine._frozen import maker
 from engine.cards import KING, RANK_TEXT, Card
 from engine.dealer import Dealer, DealerError
-from engine.moves import CENTER, END, HAND, PAYOFF, SIDE, IllegalMoveError, Move
+from engine.moves import CENTER, DISCARDS, END, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE, SIDE_PLAYS, IllegalMoveError, Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Outcome, PlayerState, PlayerView, Pool, Reason, Stack
 
@@ -142,15 +142,15 @@ def legal_moves(position: GameState | PlayerView) -> list[Move]:
     targets = range(len(center))
     moves: list[Move] = []
     if view.payoff_top is not None:
-        moves += [Move(PAYOFF, 0, CENTER, t) for t in targets if _fits(view.payoff_top.rank, center[t], ruleset)]
+        moves += [PAYOFF_PLAYS[t] for t in targets if _fits(view.payoff_top.rank, center[t], ruleset)]
     for i, pile in enumerate(view.side):
         if pile:
-            moves += [Move(SIDE, i, CENTER, t) for t in targets if _fits(pile[-1].rank, center[t], ruleset)]
+            moves += [SIDE_PLAYS[i][t] for t in targets if _fits(pile[-1].rank, center[t], ruleset)]
     for rank in sorted({card.rank for card in view.hand}):
-        moves += [Move(HAND, rank, CENTER, t) for t in targets if _fits(rank, center[t], ruleset)]
-        moves += [Move(HAND, rank, SIDE, i) for i in range(ruleset.side_stacks)]
+        moves += [HAND_PLAYS[rank][t] for t in targets if _fits(rank, center[t], ruleset)]
+        moves += DISCARDS[rank][: ruleset.side_stacks]
     if not view.hand:
-        moves.append(Move(END))
+        moves.append(END_MOVE)
     return sorted(moves, key=str)
 
 
