@@ -2,9 +2,10 @@
 
 A frozen dataclass's own ``__init__`` sets each field through ``object.__setattr__``, which looks the field up by
 name every time. :func:`fast_init` gives a class an ``__init__`` with the same parameters that writes the slots
-through their descriptors instead (about a quarter of the cost). :func:`maker` goes further for the engine's hot
+through their descriptors instead (about half the cost, or less). :func:`maker` goes further for the engine's hot
 paths (a new state, player and view per move): it fills an open twin of the class, a plain class with the very same
-slots, by ordinary assignment, then turns it into the frozen class. No caller ever holds the twin.
+slots, by ordinary assignment, then turns it into the frozen class (about a third of the cost of stock construction
+for a 9-field GameState, a fifth for a 14-field PlayerView). No caller ever holds the twin.
 """
 
 from __future__ import annotations
