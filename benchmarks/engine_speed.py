@@ -3,7 +3,8 @@
 
 Plays greedy-vs-greedy games through the engine (typed moves, legality checks, a view per move)
 and through ``minimal_sim.py`` (plain rank lists), in alternating rounds, and prints the median
-turns per second of each and their ratio (target: engine/reference >= 0.3):
+turns per second of each and their ratio (target: engine/reference >= 0.8). Time is the process's
+CPU time, so the moments another process holds the core count for neither side:
 
     python benchmarks/engine_speed.py --games 300 --rounds 5
 """
@@ -27,7 +28,7 @@ from engine.play import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_REFERENCE = ROOT.parent / "shared" / "bench" / "minimal_sim.py"
-TARGET_RATIO = 0.3
+TARGET_RATIO = 0.8
 
 
 def load_reference(path: Path) -> ModuleType:
@@ -43,23 +44,23 @@ def load_reference(path: Path) -> ModuleType:
 
 
 def engine_round(games: int, seed: int) -> tuple[int, float]:
-    """Turns played and seconds taken by `games` greedy-vs-greedy engine games, starters alternating."""
+    """Turns played and CPU seconds taken by `games` greedy-vs-greedy engine games, starters alternating."""
     turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(games):
         played = play_game((GreedyBot(), GreedyBot()), LocalDealer(seed * 1_000_003 + i), starter=i % 2)
         turns += played.turns
-    return turns, time.perf_counter() - start
+    return turns, time.process_time() - start
 
 
 def reference_round(module: ModuleType, games: int, seed: int) -> tuple[int, float]:
-    """Turns played and seconds taken by `games` games of the reference simulation."""
+    """Turns played and CPU seconds taken by `games` games of the reference simulation."""
     turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(games):
         _, n = module.play(seed * 1_000_003 + i)
         turns += n
-    return turns, time.perf_counter() - start
+    return turns, time.process_time() - start
 
 
 def pin_to_one_core() -> int | None:
@@ -91,6 +92,7 @@ def measure(games: int, rounds: int, seed: int, reference: ModuleType) -> dict[s
         "reference_turns_per_s": round(ref),
         "ratio": round(engine / ref, 3),
         "target_ratio": TARGET_RATIO,
+        "clock": "process CPU time",
         "engine_rounds": [round(x) for x in rates["engine"]],
         "reference_rounds": [round(x) for x in rates["reference"]],
     }
@@ -109,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     core = pin_to_one_core()
     result = measure(args.games, args.rounds, args.seed, reference)
     result["core"] = core
-    print(f"engine     {result['engine_turns_per_s']:>8} turns/s (median of {args.rounds} rounds of {args.games} games)")
+    print(f"engine     {result['engine_turns_per_s']:>8} turns/s of CPU time (median of {args.rounds} rounds of {args.games} games)")
     print(f"reference  {result['reference_turns_per_s']:>8} turns/s ({args.reference})")
     verdict = "meets" if float(result["ratio"]) >= TARGET_RATIO else "misses"  # type: ignore[arg-type]
     print(f"ratio      {result['ratio']:>8} (engine/reference; {verdict} the target {TARGET_RATIO})")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+
+from engine._frozen import fast_init
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS: tuple[int, ...] = tuple(range(1, 14))
@@ -26,6 +29,7 @@ def parse_rank(text: str) -> int:
     return rank
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
     """One physical card: rank 1-13 (Ace to King), suit (None when unknown) and deck copy."""
@@ -88,6 +92,7 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
+@lru_cache(maxsize=16)
 def full_deck(decks: int) -> tuple[Card, ...]:
-    """Every physical card of `decks` standard decks, in index order."""
+    """Every physical card of `decks` standard decks, in index order (one shared tuple per number of decks)."""
     return tuple(Card.from_index(i) for i in range(52 * decks))

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine._frozen import fast_init, maker
 from engine.cards import Card, full_deck
 from engine.rules import Ruleset
 from engine.state import Pool, Stack
@@ -20,6 +21,7 @@ class DealerError(RuntimeError):
     """The dealer cannot supply what the engine asks for (a broken or exhausted dealer)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The start of a game: each hand (its known cards, and how many are unseen) and both pay-off tops."""
@@ -29,12 +31,17 @@ class Deal:
     unseen: tuple[int, int] = (0, 0)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Cards drawn into a hand: those the state's holder may know, and how many it may not."""
 
     cards: Stack
     unseen: int = 0
+
+
+_NO_DRAW = Draw(())
+_make_draw = maker(Draw)
 
 
 class Dealer(Protocol):
@@ -94,11 +101,14 @@ class LocalDealer:
         return card
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
-        count = min(count, len(self.stock))
-        drawn = tuple(reversed(self.stock[len(self.stock) - count :])) if count else ()
-        del self.stock[len(self.stock) - count :]
+        stock = self.stock
+        if count > len(stock):
+            count = len(stock)
+        draw = _make_draw(tuple(stock[: -count - 1 : -1]), 0) if count else _NO_DRAW  # the top `count` cards, top first
+        if count:
+            del stock[-count:]
         if merging:
             for pool in merging:
-                self.stock.extend(pool.cards)
-            self._rng.shuffle(self.stock)
-        return Draw(drawn)
+                stock.extend(pool.cards)
+            self._rng.shuffle(stock)
+        return draw

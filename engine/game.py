@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine._frozen import maker
 from engine.cards import KING, RANK_TEXT, Card
 from engine.dealer import Dealer, DealerError
-from engine.moves import CENTER, END, HAND, PAYOFF, SIDE, IllegalMoveError, Move
+from engine.moves import CENTER, DISCARDS, END, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE, SIDE_PLAYS, IllegalMoveError, Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Outcome, PlayerState, PlayerView, Pool, Reason, Stack
+
+# every move makes a new state and player: these build them at a fraction of the cost of their constructors
+_make_state = maker(GameState)
+_make_player = maker(PlayerState)
 
 
 def new_game(dealer: Dealer, ruleset: Ruleset = G4A, starter: int = 0) -> GameState:
@@ -45,17 +50,26 @@ def _misfit(rank: int, stack: Stack, target: int, noun: str) -> IllegalMoveError
     return IllegalMoveError(f"{place}{empty} needs {article} {need}; {noun} does not fit")
 
 
-def _check_place(kind: str, index: int, count: int, move: Move) -> None:
-    if not 0 <= index < count:
-        name = "center" if kind == CENTER else "side"
-        raise IllegalMoveError(f"{move}: there is no {name} stack {kind}{index + 1}; they are {kind}1-{kind}{count}")
+def _no_place(kind: str, index: int, count: int, move: Move) -> IllegalMoveError:
+    name = "center" if kind == CENTER else "side"
+    return IllegalMoveError(f"{move}: there is no {name} stack {kind}{index + 1}; they are {kind}1-{kind}{count}")
 
 
-def _hand_card(hand: Stack, rank: int) -> Card | None:
-    for card in hand:
+def _noun(move: Move, rank: int) -> str:
+    """How a message names the card `move` plays, of `rank`."""
+    if move.source == PAYOFF:
+        return f"your pay-off {RANK_TEXT[rank]}"
+    if move.source == SIDE:
+        return f"the {RANK_TEXT[rank]} on s{move.source_index + 1}"
+    return f"your {RANK_TEXT[rank]}"
+
+
+def _hand_index(hand: Stack, rank: int) -> int:
+    """The place of the first card of `rank` in `hand`, -1 if there is none."""
+    for i, card in enumerate(hand):
         if card.rank == rank:
-            return card
-    return None
+            return i
+    return -1
 
 
 def check_move(view: PlayerView, move: Move) -> None:
@@ -69,8 +83,11 @@ def check_move(view: PlayerView, move: Move) -> None:
 
 def _check(
     ruleset: Ruleset, hand: Stack, unseen: int, payoff_top: Card | None, side: tuple[Stack, ...], center: tuple[Stack, ...], move: Move
-) -> None:
-    """The rules for one move, in terms of the mover's cards and the center stacks."""
+) -> int:
+    """The rules for one move, in terms of the mover's cards and the center stacks.
+
+    Returns where in `hand` the card of a hand move is (-1 if it is unseen, or the move plays no hand card).
+    """
     src = move.source
     if src == END:
         if hand or unseen:
@@ -78,34 +95,42 @@ def _check(
             raise IllegalMoveError(
                 f"you still hold {count} card{'s' if count > 1 else ''}: a turn ends by putting one on a side stack (R5)"
             )
-        return
+        return -1
+    t = move.target_index
     if move.target == SIDE:
-        _check_place(SIDE, move.target_index, ruleset.side_stacks, move)
+        if not 0 <= t < ruleset.side_stacks:
+            raise _no_place(SIDE, t, ruleset.side_stacks, move)
         if src == PAYOFF:
             raise IllegalMoveError(f"{move}: pay-off cards go only to center stacks (R6)")
         if src == SIDE:
             raise IllegalMoveError(f"{move}: side stack cards go only to center stacks (R6)")
-        if not unseen and _hand_card(hand, move.source_index) is None:
+        i = _hand_index(hand, move.source_index)
+        if i < 0 and not unseen:
             raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[move.source_index]} in your hand")
-        return
-    _check_place(CENTER, move.target_index, ruleset.center_stacks, move)
-    stack = center[move.target_index]
+        return i
+    if not 0 <= t < ruleset.center_stacks:
+        raise _no_place(CENTER, t, ruleset.center_stacks, move)
+    stack = center[t]
     if src == PAYOFF:
         if payoff_top is None:
             raise IllegalMoveError(f"{move}: your pay-off pile is empty")
-        rank, noun = payoff_top.rank, f"your pay-off {RANK_TEXT[payoff_top.rank]}"
+        rank, i = payoff_top.rank, -1
     elif src == SIDE:
-        _check_place(SIDE, move.source_index, ruleset.side_stacks, move)
-        pile = side[move.source_index]
+        i = move.source_index
+        if not 0 <= i < ruleset.side_stacks:
+            raise _no_place(SIDE, i, ruleset.side_stacks, move)
+        pile = side[i]
         if not pile:
-            raise IllegalMoveError(f"{move}: side stack s{move.source_index + 1} is empty")
-        rank, noun = pile[-1].rank, f"the {RANK_TEXT[pile[-1].rank]} on s{move.source_index + 1}"
+            raise IllegalMoveError(f"{move}: side stack s{i + 1} is empty")
+        rank, i = pile[-1].rank, -1
     else:
-        rank, noun = move.source_index, f"your {RANK_TEXT[move.source_index]}"
-        if not unseen and _hand_card(hand, rank) is None:
+        rank = move.source_index
+        i = _hand_index(hand, rank)
+        if i < 0 and not unseen:
             raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[rank]} in your hand")
     if not _fits(rank, stack, ruleset):
-        raise _misfit(rank, stack, move.target_index, noun)
+        raise _misfit(rank, stack, t, _noun(move, rank))
+    return i
 
 
 def legal_moves(position: GameState | PlayerView) -> list[Move]:
@@ -117,15 +142,15 @@ def legal_moves(position: GameState | PlayerView) -> list[Move]:
     targets = range(len(center))
     moves: list[Move] = []
     if view.payoff_top is not None:
-        moves += [Move(PAYOFF, 0, CENTER, t) for t in targets if _fits(view.payoff_top.rank, center[t], ruleset)]
+        moves += [PAYOFF_PLAYS[t] for t in targets if _fits(view.payoff_top.rank, center[t], ruleset)]
     for i, pile in enumerate(view.side):
         if pile:
-            moves += [Move(SIDE, i, CENTER, t) for t in targets if _fits(pile[-1].rank, center[t], ruleset)]
+            moves += [SIDE_PLAYS[i][t] for t in targets if _fits(pile[-1].rank, center[t], ruleset)]
     for rank in sorted({card.rank for card in view.hand}):
-        moves += [Move(HAND, rank, CENTER, t) for t in targets if _fits(rank, center[t], ruleset)]
-        moves += [Move(HAND, rank, SIDE, i) for i in range(ruleset.side_stacks)]
+        moves += [HAND_PLAYS[rank][t] for t in targets if _fits(rank, center[t], ruleset)]
+        moves += DISCARDS[rank][: ruleset.side_stacks]
     if not view.hand:
-        moves.append(Move(END))
+        moves.append(END_MOVE)
     return sorted(moves, key=str)
 
 
@@ -137,55 +162,51 @@ def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
     if state.outcome is not None:
         raise IllegalMoveError("the game is over")
     p = state.to_move
-    me = state.players[p]
+    players, center = state.players, state.center
+    me = players[p]
+    hand, unseen, payoff_top, side = me.hand, me.unseen, me.payoff_top, me.side
     ruleset = state.ruleset
-    _check(ruleset, me.hand, me.unseen, me.payoff_top, me.side, state.center, move)
+    i = _check(ruleset, hand, unseen, payoff_top, side, center, move)
     src = move.source
     if src == END:
-        return _end_turn(state, state.players, state.center, state.pools, dealer)
-    hand, unseen = me.hand, me.unseen
+        return _end_turn(state, players, center, state.pools, dealer)
     if src == HAND:
-        known = _hand_card(hand, move.source_index)
-        card = dealer.show(p, move.source_index, known)
-        if card.rank != move.source_index:
-            raise DealerError(f"the dealer showed {card} for a {RANK_TEXT[move.source_index]}")
-        if known is not None:
-            i = hand.index(known)
+        rank = move.source_index
+        known = hand[i] if i >= 0 else None
+        card = dealer.show(p, rank, known)
+        if card.rank != rank:
+            raise DealerError(f"the dealer showed {card} for a {RANK_TEXT[rank]}")
+        if i >= 0:
             hand = hand[:i] + hand[i + 1 :]
         else:
             unseen -= 1
+    t = move.target_index
     if move.target == SIDE:
-        side = list(me.side)
-        side[move.target_index] += (card,)
-        players = _replace_player(state.players, p, PlayerState(hand, me.payoff_top, me.payoff_count, tuple(side), unseen))
-        return _end_turn(state, players, state.center, state.pools, dealer)
-    payoff_top, payoff_count, side_t = me.payoff_top, me.payoff_count, me.side
+        side = side[:t] + (side[t] + (card,),) + side[t + 1 :]
+        mine = _make_player(hand, payoff_top, me.payoff_count, side, unseen)
+        return _end_turn(state, (mine, players[1]) if p == 0 else (players[0], mine), center, state.pools, dealer)
+    payoff_count = me.payoff_count
     if src == PAYOFF:
         card = payoff_top  # type: ignore[assignment]
         payoff_count -= 1
         payoff_top = dealer.turn_up(p) if payoff_count else None
     elif src == SIDE:
-        pile = side_t[move.source_index]
+        s = move.source_index
+        pile = side[s]
         card = pile[-1]
-        side_l = list(side_t)
-        side_l[move.source_index] = pile[:-1]
-        side_t = tuple(side_l)
-    t = move.target_index
-    stack = state.center[t] + (card,)
+        side = side[:s] + (pile[:-1],) + side[s + 1 :]
+    stack = center[t] + (card,)
     pools = state.pools
     if len(stack) >= ruleset.complete_at:
         pools = pools + (Pool(state.turn, stack),)
         stack = ()
-    center = state.center[:t] + (stack,) + state.center[t + 1 :]
-    players = _replace_player(state.players, p, PlayerState(hand, payoff_top, payoff_count, side_t, unseen))
+    center = center[:t] + (stack,) + center[t + 1 :]
+    mine = _make_player(hand, payoff_top, payoff_count, side, unseen)
     outcome = None
     if src == PAYOFF and payoff_count == 0:  # the last pay-off card wins; no other move empties the pile
-        outcome = Outcome(Reason.PAYOFF_EMPTY, p, state.players[1 - p].payoff_count)
-    return GameState(ruleset, players, center, state.stock_count, pools, p, state.turn, state.starter, outcome)
-
-
-def _replace_player(players: tuple[PlayerState, PlayerState], p: int, new: PlayerState) -> tuple[PlayerState, PlayerState]:
-    return (new, players[1]) if p == 0 else (players[0], new)
+        outcome = Outcome(Reason.PAYOFF_EMPTY, p, players[1 - p].payoff_count)
+    players = (mine, players[1]) if p == 0 else (players[0], mine)
+    return _make_state(ruleset, players, center, state.stock_count, pools, p, state.turn, state.starter, outcome)
 
 
 def _end_turn(
@@ -196,21 +217,31 @@ def _end_turn(
     The next turn is a tie (R8) if that draw took nothing and neither stock nor pools hold a card.
     """
     turn, nxt = state.turn, 1 - state.to_move
-    completed = tuple(pool for pool in pools if pool.turn == turn)
-    merging = tuple(pool for pool in pools if pool.turn < turn)
+    if pools:
+        completed = tuple(pool for pool in pools if pool.turn == turn)
+        merging = tuple(pool for pool in pools if pool.turn < turn)
+    else:
+        completed = merging = ()
     them = players[nxt]
-    count = min(max(0, state.ruleset.hand_size - them.hand_count), state.stock_count)
+    count = state.ruleset.hand_size - len(them.hand) - them.unseen  # cards due, at most what the stock holds
+    if count > state.stock_count:
+        count = state.stock_count
+    elif count < 0:
+        count = 0
     draw = dealer.end_turn(turn, completed, merging, nxt, count)
-    if len(draw.cards) + draw.unseen != count:
-        raise DealerError(f"the dealer drew {len(draw.cards) + draw.unseen} cards where {count} were due")
-    stock = state.stock_count - count + sum(len(pool.cards) for pool in merging)
-    players = _replace_player(
-        players, nxt, PlayerState(them.hand + draw.cards, them.payoff_top, them.payoff_count, them.side, them.unseen + draw.unseen)
-    )
+    drawn, drawn_unseen = draw.cards, draw.unseen
+    if len(drawn) + drawn_unseen != count:
+        raise DealerError(f"the dealer drew {len(drawn) + drawn_unseen} cards where {count} were due")
+    stock = state.stock_count - count
+    for pool in merging:
+        stock += len(pool.cards)
+    if count:
+        them = _make_player(them.hand + drawn, them.payoff_top, them.payoff_count, them.side, them.unseen + drawn_unseen)
+        players = (them, players[1]) if nxt == 0 else (players[0], them)
     outcome = None
     if count == 0 and stock == 0 and not completed:
         outcome = Outcome(Reason.STOCK_EXHAUSTED, None, 0)
-    return GameState(state.ruleset, players, center, stock, completed, nxt, turn + 1, state.starter, outcome)
+    return _make_state(state.ruleset, players, center, stock, completed, nxt, turn + 1, state.starter, outcome)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from engine._frozen import fast_init
 from engine.cards import RANK_TEXT, CardNotationError, parse_rank
 
 PAYOFF, SIDE, HAND, END = "p", "s", "h", "end"
@@ -22,6 +23,7 @@ class IllegalMoveError(ValueError):
     """A well-written move that the rules forbid in this position."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Move:
     """One move: a source (pay-off top, side stack, hand rank, or ``end``) and a target stack.
@@ -64,6 +66,14 @@ class Move:
 
 
 END_MOVE = Move(END)
+
+# Every move to a stack, made once: moves are values, so the engine and its bots hand these out instead of
+# building new ones. Indexed by stack (0-8) or rank (1-13; index 0 unused), then by target stack.
+_STACKS = range(9)
+PAYOFF_PLAYS: tuple[Move, ...] = tuple(Move(PAYOFF, 0, CENTER, t) for t in _STACKS)
+SIDE_PLAYS: tuple[tuple[Move, ...], ...] = tuple(tuple(Move(SIDE, i, CENTER, t) for t in _STACKS) for i in _STACKS)
+HAND_PLAYS: tuple[tuple[Move, ...], ...] = tuple(tuple(Move(HAND, r, CENTER, t) for t in _STACKS) for r in range(14))
+DISCARDS: tuple[tuple[Move, ...], ...] = tuple(tuple(Move(HAND, r, SIDE, i) for i in _STACKS) for r in range(14))
 
 
 @lru_cache(maxsize=4096)

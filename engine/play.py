@@ -25,10 +25,14 @@ def play_game(bots: tuple[Bot, Bot], dealer: Dealer, ruleset: Ruleset = G4A, sta
     """Play one game to its end; each bot sees only its own view."""
     state = new_game(dealer, ruleset, starter)
     moves: list[Move] = []
-    while state.outcome is None:
-        if len(moves) >= max_moves:
-            raise RuntimeError(f"no end after {max_moves} moves")
-        move = bots[state.to_move].choose(state.view(state.to_move))
+    choose, play = (bots[0].choose, bots[1].choose), moves.append
+    for _ in range(max_moves):
+        if state.outcome is not None:
+            break
+        p = state.to_move
+        move = choose[p](state.view(p))
         state = apply(state, move, dealer)
-        moves.append(move)
+        play(move)
+    if state.outcome is None:
+        raise RuntimeError(f"no end after {max_moves} moves")
     return PlayedGame(state.outcome, state.turn - (state.outcome.winner is None), tuple(moves))

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from engine.cards import KING
-from engine.moves import CENTER, END, HAND, PAYOFF, SIDE, Move
+from engine.moves import DISCARDS, END_MOVE, HAND_PLAYS, PAYOFF_PLAYS, SIDE_PLAYS, Move
 from engine.state import PlayerView
-
-_END = Move(END)
 
 
 class GreedyBot:
@@ -18,46 +16,55 @@ class GreedyBot:
         self.seed = seed  # greedy is deterministic; the seed is kept for a uniform interface
 
     def choose(self, view: PlayerView) -> Move:
-        center = view.center
-        needs = [len(stack) + 1 for stack in center]
-        king_ok = view.ruleset.king_starts_center
+        # a card of rank r fits (without a King) on the first stack holding r - 1 cards
+        lengths = tuple(map(len, view.center))
         top = view.payoff_top
         if top is not None:
-            if top.rank == KING:
-                best = max(range(len(center)), key=lambda t: needs[t])
-                if needs[best] > 1 or king_ok:
-                    return Move(PAYOFF, 0, CENTER, best)
-            elif top.rank in needs:
-                return Move(PAYOFF, 0, CENTER, needs.index(top.rank))
-        for i, pile in enumerate(view.side):
-            if pile and pile[-1].rank != KING and pile[-1].rank in needs:
-                return Move(SIDE, i, CENTER, needs.index(pile[-1].rank))
-        for card in view.hand:
-            if card.rank != KING and card.rank in needs:
-                return Move(HAND, card.rank, CENTER, needs.index(card.rank))
-        if top is not None and top.rank != KING and top.rank - 1 in needs and (top.rank > 2 or king_ok):
+            rank = top.rank
+            if rank == KING:
+                longest = max(lengths)
+                if longest or view.ruleset.king_starts_center:
+                    return PAYOFF_PLAYS[lengths.index(longest)]
+            elif rank - 1 in lengths:
+                return PAYOFF_PLAYS[lengths.index(rank - 1)]
+        side = view.side
+        for i, pile in enumerate(side):
+            if pile:
+                rank = pile[-1].rank
+                if rank != KING and rank - 1 in lengths:
+                    return SIDE_PLAYS[i][lengths.index(rank - 1)]
+        hand = view.hand
+        for card in hand:
+            rank = card.rank
+            if rank != KING and rank - 1 in lengths:
+                return HAND_PLAYS[rank][lengths.index(rank - 1)]
+        if top is not None and top.rank != KING and top.rank - 2 in lengths and (top.rank > 2 or view.ruleset.king_starts_center):
             # a King on that stack makes the pay-off top fit next
-            t = needs.index(top.rank - 1)
-            if any(card.rank == KING for card in view.hand):
-                return Move(HAND, KING, CENTER, t)
-            for i, pile in enumerate(view.side):
+            t = lengths.index(top.rank - 2)
+            for card in hand:
+                if card.rank == KING:
+                    return HAND_PLAYS[KING][t]
+            for i, pile in enumerate(side):
                 if pile and pile[-1].rank == KING:
-                    return Move(SIDE, i, CENTER, t)
-        if not view.hand:
-            return _END
+                    return SIDE_PLAYS[i][t]
+        if not hand:
+            return END_MOVE
         return self._discard(view)
 
     @staticmethod
     def _discard(view: PlayerView) -> Move:
         """Keep Kings; put the highest card where it builds downward, on its twin, or on an empty stack."""
-        card = max(view.hand, key=lambda c: (c.rank != KING, c.rank))
-        rank = card.rank
+        rank = 0
+        for card in view.hand:
+            if rank < card.rank < KING:
+                rank = card.rank
+        rank = rank or KING
         side = view.side
         for i, pile in enumerate(side):
             if pile and pile[-1].rank == rank:
-                return Move(HAND, rank, SIDE, i)
+                return DISCARDS[rank][i]
         for i, pile in enumerate(side):
             if not pile:
-                return Move(HAND, rank, SIDE, i)
-        best = min(range(len(side)), key=lambda i: abs(side[i][-1].rank - rank - 1))
-        return Move(HAND, rank, SIDE, best)
+                return DISCARDS[rank][i]
+        gaps = [abs(pile[-1].rank - rank - 1) for pile in side]
+        return DISCARDS[rank][gaps.index(min(gaps))]

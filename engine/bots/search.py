@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.cards import KING
-from engine.moves import CENTER, END, HAND, PAYOFF, SIDE, Move
+from engine.moves import DISCARDS, END_MOVE, HAND_PLAYS, PAYOFF_PLAYS, SIDE_PLAYS, Move
 from engine.state import PlayerView
 
 Ranks = tuple[int, ...]
@@ -90,7 +90,7 @@ def turn_lines(table: Table, max_nodes: int = 4000) -> list[Line]:
             out.append(Line(moves, hand, side, center, 0, nh, ns, False))
         if table.payoff is not None:
             for t in _targets(table.payoff, center, ks):
-                move = Move(PAYOFF, 0, CENTER, t)
+                move = PAYOFF_PLAYS[t]
                 out.append(Line((*moves, move), hand, side, _play(center, t, done), kings, nh, ns, True))
         for i, pile in enumerate(side):
             if pile:
@@ -98,13 +98,13 @@ def turn_lines(table: Table, max_nodes: int = 4000) -> list[Line]:
                 rest = side[:i] + (pile[:-1],) + side[i + 1 :]
                 for t in _targets(rank, center, ks):
                     k = kings + (rank == KING)
-                    visit(hand, rest, _play(center, t, done), (*moves, Move(SIDE, i, CENTER, t)), k, nh, ns + 1)
+                    visit(hand, rest, _play(center, t, done), (*moves, SIDE_PLAYS[i][t]), k, nh, ns + 1)
         for rank in sorted(set(hand)):
             j = hand.index(rank)
             rest_hand = hand[:j] + hand[j + 1 :]
             for t in _targets(rank, center, ks):
                 k = kings + (rank == KING)
-                visit(rest_hand, side, _play(center, t, done), (*moves, Move(HAND, rank, CENTER, t)), k, nh + 1, ns)
+                visit(rest_hand, side, _play(center, t, done), (*moves, HAND_PLAYS[rank][t]), k, nh + 1, ns)
 
     visit(table.hand, table.side, table.center, (), 0, 0, 0)
     return out
@@ -172,5 +172,5 @@ def reach_chance(
 def discard_moves(hand: Ranks, sides: int) -> list[Move]:
     """Every distinct way to end the turn from `hand`: a discard of each rank on each side stack, or ``end``."""
     if not hand:
-        return [Move(END)]
-    return [Move(HAND, rank, SIDE, i) for rank in sorted(set(hand)) for i in range(sides)]
+        return [END_MOVE]
+    return [move for rank in sorted(set(hand)) for move in DISCARDS[rank][:sides]]
