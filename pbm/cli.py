@@ -19,27 +19,29 @@ from engine.cards import CardNotationError
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
 from engine.rules import G4A
-from pbm import render, saves, turn
+from pbm import render, saves
+from pbm.client import turn
+from pbm.client.answer import Answered, Settled, answer, last_file_between, new_match, recorded_answer, replace_rules, settle_invitations
+from pbm.client.receive import (
+    DEFAULT_OPPONENT,
+    FirstContact,
+    Given,
+    NotCarried,
+    NotRecorded,
+    Opened,
+    Resumed,
+    decode,
+    look,
+    open_save,
+    receive,
+    record_received,
+    reopen,
+)
 from pbm.errors import HomeError, MailAuthError, NotYourTurnError, PassphraseError, ReplayError, SaveFormatError, SpiteError
 from pbm.home import JOURNAL_FILE, match_lock, read_head, remove_stale, spite_home
 from pbm.identity import Identity, check_name, exposure, load_or_create, needs_passphrase, player_path, rename
 from pbm.journal import Journal, Status
-from pbm.match import (
-    DEFAULT_OPPONENT,
-    Answered,
-    Opened,
-    Settled,
-    completed,
-    last_file_between,
-    new_match,
-    open_received,
-    open_save,
-    recorded_answer,
-    replace_rules,
-    settle_invitations,
-    write_next,
-)
-from pbm.saves import SaveFile
+from pbm.saves import Player, SaveFile
 from pbm.shown import LINE, cut, plain
 from pbm.transport import clipboard, code
 from pbm.transport.code import TurnCode
@@ -343,22 +345,22 @@ FileArg = Annotated[
 PasteOpt = Annotated[bool, typer.Option("--paste", help="Read the turn code (or save) from the clipboard.")]
 
 
-def _received(file: Path | None, paste: bool) -> tuple[SaveFile | TurnCode, Path]:
-    """What the player gives: a save or a turn code, and where an answer goes (beside the file, else this folder)."""
+def _given(file: Path | None, paste: bool) -> Given:
+    """What the player gives, decoded: a save or a turn code, and where an answer goes (beside the file, else this folder)."""
     if file is None and not paste:
         raise UsageError("Missing argument 'FILE'.")  # the same words as any other command's missing argument
     if file is not None and paste:
         raise UsageError("give a FILE (- for standard input) or --paste, not both")
     if paste:
-        return code.read(clipboard.paste().encode("utf-8")), Path.cwd()
+        return decode(clipboard.paste().encode("utf-8"), Path.cwd())
     assert file is not None
     if str(file) == "-":
-        return code.read(_pasted()), Path.cwd()
+        return decode(_pasted(), Path.cwd())
     try:
         data = read_head(file, code.MAX_INPUT + 1)
     except OSError as e:
         raise SaveFormatError(f"cannot read {file}: {e.strerror or e}") from e
-    return code.read(data), file
+    return decode(data, file)
 
 
 def _pasted() -> bytes:
@@ -374,53 +376,26 @@ def _pasted() -> bytes:
     return text.encode("utf-8")
 
 
-def _save_of(received: SaveFile | TurnCode, identity: Identity, journal: Journal) -> SaveFile:
-    """The save a player gave: itself, or the one a turn code stands for, completed from their journal."""
-    return completed(received, identity, journal) if isinstance(received, TurnCode) else received
-
-
-def _open(
-    identity: Identity, journal: Journal, save: SaveFile, where: Path, durable: bool, earlier: bool = False, newest: bool = False
-) -> Opened:
-    """The save given (read from `where`, or completed from a turn code), verified and taken in for this player, and
-    recorded as received (`durable`: synced to disk, for a file about to be answered); `earlier` also opens a file of the
-    match already seen, to look at. A file of a match this machine has no record of is recorded only to be answered,
-    once the player says it is the newest of the match (`newest`, or at the question): see :func:`_confirm_newest`."""
-    try:
-        opened = open_received(save, where, identity, journal, earlier)
-    except SpiteError as e:
-        _explain_answered(save, identity, journal, e)
-        raise
-    if opened.resumed and not opened.mine:
-        if not durable:  # shown or verified only: recording it would tie this machine to a file that may be an old one
-            return _warn_resumed(opened, "It is not recorded here: 'spite play' asks whether it is the newest file of the match.")
-        _confirm_newest(opened, newest)
-    if not opened.mine and opened.check.status is not Status.EARLIER:
-        # received: from now on a second, different version of it is a fork, whichever command saw it first
-        try:
-            journal.record(opened.save, opened.file, durable=durable)
-        except HomeError as e:
-            if not earlier:  # only show and verify, which need not write, go on without recording it
-                raise
-            err.print(f"Note: {e.trouble}: this file could not be recorded in your journal (it is checked all the same).", soft_wrap=True)
-    if not opened.resumed and not opened.carries_mine and opened.save.seq > 1 and not opened.save.partial:
-        err.print(
-            "Note: this file does not carry your side of the match (it answers a turn code, or would not have fitted in "
-            "a save); your journal has it, so answer this file on this machine."
-        )
-    if opened.resumed:
-        _warn_resumed(opened)
-    return opened
-
-
-def _warn_resumed(opened: Opened, more: str = "") -> Opened:
-    """Say that this machine has no record of the player's side of the match: the file's own chain is taken on trust."""
-    err.print(
-        f"Warning: this machine has no record of your side of match {opened.save.match[:8]}; going on from what the file "
-        f"carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust. {more}".rstrip(),
-        markup=False,
-    )
-    return opened
+def _say_notes(opened: Opened, keys: bool = True) -> None:
+    """What receiving the file found to tell the player, in order; the first contact keys too, unless not `keys`."""
+    for note in opened.notes:
+        if isinstance(note, NotRecorded):
+            why = f"Note: {note.trouble}: this file could not be recorded in your journal (it is checked all the same)."
+            err.print(why, soft_wrap=True)
+        elif isinstance(note, NotCarried):
+            err.print(
+                "Note: this file does not carry your side of the match (it answers a turn code, or would not have fitted in "
+                "a save); your journal has it, so answer this file on this machine."
+            )
+        elif isinstance(note, Resumed):
+            more = "" if note.recorded else " It is not recorded here: 'spite play' asks whether it is the newest file of the match."
+            err.print(
+                f"Warning: this machine has no record of your side of match {note.match[:8]}; going on from what the file "
+                f"carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust.{more}",
+                markup=False,
+            )
+    if keys:
+        _announce_keys([note.player for note in opened.notes if isinstance(note, FirstContact)])
 
 
 NewestOption = Annotated[
@@ -457,7 +432,7 @@ def _confirm_newest(opened: Opened, newest: bool) -> None:
 
 def _seen(file: Path | None, paste: bool) -> Opened:
     """What the player gave opened for show or verify (an earlier file of the match too), recorded as seen without a disk sync."""
-    received, where = _received(file, paste)
+    given = _given(file, paste)
     home = spite_home()
     identity = _identity(home)
     try:
@@ -465,25 +440,12 @@ def _seen(file: Path | None, paste: bool) -> Opened:
     except HomeError:  # a home that cannot be written: look all the same, from the journal as it is
         journal = Journal.open(home, write=False)
     with journal:
-        return _open(identity, journal, _save_of(received, identity, journal), where, durable=False, earlier=True)
+        return look(given, identity, journal)
 
 
-def _explain_answered(save: SaveFile, identity: Identity, journal: Journal, error: SpiteError) -> None:
-    """An invitation this player already answered says so, instead of what the journal's check made of it."""
-    if save.seq != 1 or save.players[1].key:
-        return
-    pinned, latest = journal.pinned(save.match), journal.latest(save.match)
-    if pinned is None or latest is None or pinned[1].key != identity.public_text:
-        return
-    inviter = plain(save.players[0].name)
-    raise NotYourTurnError(
-        f"you already answered this invitation (your answer is {latest.path}, game {latest.game}, turn {latest.turn}): "
-        f"play the file {inviter} sends back"
-    ) from error
-
-
-def _answered_again(received: SaveFile, answered: Answered, send: bool = False) -> None:
-    """This player answered `received` already: say where the answer is (written again if it was not on disk); mail it with `send`."""
+def _answered_again(answered: Answered, send: bool = False) -> None:
+    """This player answered the file already: say where the answer is (written again if it was not on disk); mail it with `send`."""
+    received = answered.received
     other = plain(received.players[received.signer].name)
     if send:
         out.print(f"You had answered this file already: {answered.path}", soft_wrap=True, markup=False)
@@ -500,17 +462,16 @@ def _answered_again(received: SaveFile, answered: Answered, send: bool = False) 
     out.print(f"Wrote {answered.path} again, as recorded then.\nSend it to {other}.", soft_wrap=True, markup=False)
 
 
-def _announce_keys(opened: Opened) -> None:
+def _announce_keys(players: list[Player]) -> None:
     """The fingerprint of each key met for the first time, on a line of its own before the name: no name can hide or fake it."""
-    for player in opened.check.pinned:
-        if player.key and player.key != opened.save.players[opened.me].key:
-            out.print("First contact: a key new to you in this match.")
-            out.print(Text.assemble("  fingerprint: ", (player.fingerprint, "bold")))
-            out.print(f"  name:        {plain(player.name)}")
-            out.print(
-                "  Compare the fingerprint with them by phone or in person; spite will refuse any other key for them in this match.",
-                soft_wrap=True,
-            )
+    for player in players:
+        out.print("First contact: a key new to you in this match.")
+        out.print(Text.assemble("  fingerprint: ", (player.fingerprint, "bold")))
+        out.print(f"  name:        {plain(player.name)}")
+        out.print(
+            "  Compare the fingerprint with them by phone or in person; spite will refuse any other key for them in this match.",
+            soft_wrap=True,
+        )
 
 
 def _seating(opened: Opened) -> render.Seating:
@@ -600,19 +561,18 @@ def play(
     """Verify what your opponent sent (a file or a turn code), play your turn, and write the answer to send back."""
     if auto and moves is not None:
         raise UsageError("--auto and --moves both say how to play the turn: give one of them", ctx=ctx)
-    given, where = _received(file, paste)
+    given = _given(file, paste)
     home = spite_home()
     identity = _identity(home)
+    what = "turn code" if isinstance(given.item, TurnCode) else "file"
     with Journal.open(home) as journal, match_lock(home, given.match):  # one spite at a time answers a file of this match
-        received = _save_of(given, identity, journal)
-        what = "turn code" if received.partial else "file"
-        remove_stale(where if where.is_dir() else where.parent, received.match)
-        answered = recorded_answer(received, identity, journal, output)
+        remove_stale(given.where if given.where.is_dir() else given.where.parent, given.match)
+        answered = recorded_answer(given, identity, journal, output)
         if answered is not None:
-            _answered_again(received, answered, send)
+            _answered_again(answered, send)
             return
-        opened = _open(identity, journal, received, where, durable=True, newest=newest)
-        _announce_keys(opened)
+        opened = receive(given, identity, journal, functools.partial(_confirm_newest, newest=newest))
+        _say_notes(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
             raise NotYourTurnError(f"this is your own {what}: it is {other}'s turn; send it to them")
@@ -626,19 +586,16 @@ def play(
             _board(opened)
             if hint:
                 _print_hint(opened, think)
-            opened = _take_turn(
-                opened,
-                moves,
-                auto,
-                think,
-                confirm=not yes,
-                reopen=lambda: open_received(received, where, identity, journal),
-                again=f"play {file if file is not None and str(file) != '-' else 'the ' + what} again when you are ready.",
-            )
+            again = f"play {file if file is not None and str(file) != '-' else 'the ' + what} again when you are ready."
+            opened = _take_turn(opened, moves, auto, think, confirm=not yes, again=again)
         elif moves:
             raise SpiteError("this file asks for no moves from you (the cards are being dealt); run it without --moves")
-        answer, path = write_next(opened, identity, journal, output)
-    other = opened.names[1 - opened.me]
+        written, path = answer(opened, output)
+    _say_written(opened, written, path, send, copy)
+
+
+def _say_written(opened: Opened, written: SaveFile, path: Path, send: bool, copy: bool) -> None:
+    """What the answer to `opened` ends (a game, the match), where it was written, and how to send it (or mail it, `send`)."""
     _show_game_over(opened)
     if opened.match_over:
         if not _game_over(opened):
@@ -648,7 +605,7 @@ def play(
     if send:
         send_file(path)
         return
-    _how_to_send(answer, path, other, copy)
+    _how_to_send(written, path, opened.names[1 - opened.me], copy)
 
 
 def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
@@ -693,9 +650,7 @@ def _check_seat(opened: Opened, identity: Identity, yes: bool) -> None:
         raise typer.Exit(0)
 
 
-def _take_turn(
-    opened: Opened, moves: str | None, auto: bool, think: float | None, confirm: bool, reopen: Callable[[], Opened], again: str
-) -> Opened:
+def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | None, confirm: bool, again: str) -> Opened:
     """This player's turn played on `opened`: from --moves, by the bot, or typed at the prompt; returns the opened file to write."""
     seat = opened.seat
     if moves is not None:
@@ -713,7 +668,7 @@ def _take_turn(
         _bot_turn(opened, "expert", think)
         out.print(f"The bot played: {' '.join(map(str, seat.moves))}")
         return opened
-    return _interactive(opened, think, confirm and _interactive_terminal(), reopen, again)
+    return _interactive(opened, think, confirm and _interactive_terminal(), functools.partial(reopen, opened), again)
 
 
 def _print_hint(opened: Opened, think: float | None) -> None:
@@ -842,9 +797,10 @@ def show(
     if as_json:
         from pbm.view import summary
 
+        _say_notes(opened, keys=False)
         out.print_json(data=summary(opened))
         return
-    _announce_keys(opened)
+    _say_notes(opened)
     if opened.game == opened.save.game:
         _board(opened)
     else:
@@ -874,6 +830,7 @@ def show(
 def verify(file: FileArg = None, paste: PasteOpt = False) -> None:
     """Run every check on FILE, a save or a turn code (signature, chain, moves, proofs, table, audits), and say what was checked."""
     opened = _seen(file, paste)
+    _say_notes(opened, keys=False)
     save = opened.save
     signer = save.players[save.signer]
     if save.partial:
@@ -925,7 +882,7 @@ def code_command(
     copy: Annotated[bool, typer.Option("--copy", help="Put the code (or the part) on the clipboard instead of printing it.")] = False,
 ) -> None:
     """Print FILE's turn code: text to paste into a chat, one message per part (BEGIN SPITE to END SPITE)."""
-    received, _ = _received(file, False)
+    received = _given(file, False).item
     if isinstance(received, TurnCode):
         raise SpiteError("this is a turn code already: paste it as it is")
     parts = code.armor(received)
@@ -1027,7 +984,7 @@ def _practise(
         who, book = (identity, journal) if human_turn else (computer, bot)
         opened = open_save(path, who, book)
         if human_turn:
-            journal.record(opened.save, path)  # seen: 'spite games' and --resume know where the match stands at once
+            opened = record_received(opened)  # seen: 'spite games' and --resume know where the match stands at once
         if not opened.owes_file and opened.match_over:
             out.print(_result_line(opened) or "", markup=False)
             return
@@ -1035,11 +992,11 @@ def _practise(
             _practice_game_over(opened, ended)
             if opened.can_move:
                 _board(opened)
-                reopen = functools.partial(open_save, path, who, book)
-                opened = _interactive(opened, think, not yes and _interactive_terminal(), reopen, PRACTICE_AGAIN)
+                again = functools.partial(reopen, opened)
+                opened = _interactive(opened, think, not yes and _interactive_terminal(), again, PRACTICE_AGAIN)
         elif opened.can_move:
             _bot_turn(opened, level, think)
-        _, path = write_next(opened, who, book)
+        _, path = answer(opened)
         if human_turn:
             _practice_game_over(opened, ended)
 
