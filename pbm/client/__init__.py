@@ -1,4 +1,5 @@
-"""One player's client: a save received (receive.py), the turn typed on it (turn.py), the answer written (answer.py).
+"""One player's client: a save received (receive.py), the turn typed on it (turn.py), the answer written (answer.py),
+and between their files the player's side of the match (side.py).
 
 No terminal here: the CLI (pbm/cli/) asks, prints and exits; this package says what is so, as values and SpiteErrors.
 The save carries the protocol message, the public table, and each player's side of the match (public part in

@@ -24,9 +24,9 @@ from pbm.client.receive import (
     _table_after,
     _turns_after,
     completed,
-    history_digest,
     seat_of,
 )
+from pbm.client.side import history_digest
 from pbm.errors import BusyError, SpiteError, TooLargeError, WriteError
 from pbm.home import fault_point, match_lock, read_head, remove_stale, write_new
 from pbm.identity import Identity

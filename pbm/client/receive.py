@@ -15,23 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nacl.bindings import crypto_hash_sha256
-
-from engine.cards import Card
 from engine.game import Match
 from engine.moves import Move
-from engine.rules import Ruleset
 from engine.state import GameState, PlayerView
 from pbm import carry, saves
-from pbm.carry import Side, Sides, side_digest
+from pbm.carry import Sides
+from pbm.client.side import _check_carry, _Kept, _kept, _restore, history_digest, match_id_bytes
 from pbm.errors import (
-    CarryError,
     HomeError,
     NoRecordError,
     NotAPlayerError,
     NotYourTurnError,
     ReplayError,
-    SaveFormatError,
     SpiteError,
     TableMismatchError,
 )
@@ -40,10 +35,8 @@ from pbm.journal import Check, Journal, Status
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
-from pbm.schema import check
-from pbm.secrets import unseal
 from pbm.shown import plain
-from pbm.table import table_data, table_state
+from pbm.table import table_data
 from pbm.transport import code
 from pbm.transport.code import TurnCode
 
@@ -363,77 +356,6 @@ def _seat(players: tuple[Player, ...], seq: int, identity: Identity, what: str) 
         return 1
     names = " and ".join(p.name for p in players)
     raise NotAPlayerError(f"this {what} belongs to a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
-
-
-def match_id_bytes(save: SaveFile) -> bytes:
-    """The match id of `save` as the 16 bytes the protocol binds its proofs to."""
-    return bytes.fromhex(save.match)
-
-
-def history_digest(history: tuple[TurnRecord, ...]) -> str:
-    """The hex SHA-256 of a game's turns, which a side keeps instead of the turns themselves (the file lists them)."""
-    return crypto_hash_sha256(json.dumps([[t.by, t.moves] for t in history]).encode()).hex()
-
-
-@dataclass(frozen=True)
-class _Kept:
-    """This player's side as their own last file left it: their seat, and the labels that file carried."""
-
-    seat: Seat
-    side: Side
-    rules: Ruleset
-    players: tuple[Player, Player]
-    game: int
-    history: str  # history_digest of the game's turns as that file listed them
-    blob: str = ""  # this player's sealed secrets as their last file carried them
-    turns: tuple[TurnRecord, ...] | None = None  # the game's turns as that file listed them, if the journal kept them
-
-
-def _restore(side: Side | None, blob: str | None, identity: Identity, match: bytes, seq: int) -> _Kept:
-    """This player's side after their save `seq`, from its public part and their sealed secrets; refuses any that do not match."""
-    if side is None or not blob:
-        raise NoRecordError(
-            "this machine has no record of your side of the match, and the file does not carry it: "
-            "continue on the machine (spite home) where you wrote your last file, or copy that spite home here"
-        )
-    try:
-        secrets = json.loads(unseal(blob, identity.private_bytes(), match))
-        check(carry.SEALED, secrets, "secrets")
-        check(carry.SIDE, side, "side")
-    except (ValueError, SaveFormatError) as e:  # sealed with this player's key, so by their client: one of another version
-        raise CarryError(f"your sealed secrets or side in this file are not in a form this spite reads ({e})") from e
-    if secrets["seq"] != seq:
-        raise CarryError(f"your sealed secrets in this file are those of save {secrets['seq']}, not of your last file (save {seq})")
-    if secrets["side"] != side_digest(side):
-        raise CarryError("your side of the match carried in this file is not the one you sealed with your secrets: it was changed")
-    try:
-        rules = Ruleset(**side["rules"])
-    except ValueError as e:
-        raise CarryError(f"your saved side of the match has impossible rules ({e})") from e
-    party = Party.restore(side["party"], json.dumps(secrets["party"]).encode(), rules)
-    hand = tuple(Card.from_index(i) for i in secrets["hand"])
-    state = None if side["state"] is None else table_state(side["state"], rules, party.me, hand)
-    players = (Player(*side["players"][0]), Player(*side["players"][1]))
-    return _Kept(Seat(party, state), side, rules, players, side["game"], side["history"], blob)
-
-
-def _kept(journal: Journal, save: SaveFile, me: int, seq: int, identity: Identity) -> _Kept | None:
-    """This player's side after their save `seq` as their journal kept it, or None if it has no record of it."""
-    text = journal.seat(save.match, seq)
-    if text is None:
-        return None
-    data = json.loads(text)
-    if not isinstance(data, dict) or "side" not in data:  # kept by an older spite, before files carried the sides
-        return None
-    kept = _restore(data["side"], data["blob"], identity, match_id_bytes(save), seq)
-    turns = saves.unpack_history(data["turns"]) if isinstance(data.get("turns"), str) else None
-    return dataclasses.replace(kept, turns=turns if turns is None or history_digest(turns) == kept.history else None)
-
-
-def _check_carry(sides: Sides, me: int, kept: _Kept) -> None:
-    """This player's side as a file carries it, unless left out (a file too big for it), must be the one they kept."""
-    if sides[me] is not None and side_digest(sides[me]) != side_digest(kept.side):
-        raise CarryError("the file does not carry back your side of the match as your last file had it")
 
 
 def _game_label(message: dict, previous: int) -> int:
