@@ -248,9 +248,9 @@ def import_self_times(rounds: int) -> dict[str, float]:
 
 def in_process(n: int = 9) -> dict[str, float]:
     """Medians (s) of the steps of `spite show` run in this process on fresh copies: journal open, open_save, record."""
+    from pbm.client.receive import open_save
     from pbm.identity import load_or_create
     from pbm.journal import Journal
-    from pbm.match import open_save
 
     steps: dict[str, list[float]] = {"in-process Journal.open": [], "in-process open_save": [], "in-process journal.record": []}
     for _ in range(n):

@@ -2,8 +2,8 @@
 """How big save files and their turn codes get: every file of many whole g4a games, played through the same code as `spite play`.
 
 Each game is a match to 1 point between two fresh players (two spite homes under a temporary
-directory) whose turns a bot plays; every file is written by pbm.match.write_next and read back
-by the other player with pbm.match.open_save, as the command does. Prints the size of the
+directory) whose turns a bot plays; every file is written by pbm.client.answer.answer and read back
+by the other player with pbm.client.receive.open_save, as the command does. Prints the size of the
 largest file of each game against the game's length; the median, 99th percentile and maximum
 of ordinary turn files (budget 16 KiB) and of files that carry a proof of shuffle (a deal step,
 a stock shuffle or a merge: budget 32 KiB); where the bytes of the largest file go;
@@ -39,9 +39,10 @@ import tomllib  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
 from engine.rules import G4A  # noqa: E402
 from pbm import carry  # noqa: E402
+from pbm.client.answer import answer, new_match, replace_rules  # noqa: E402
+from pbm.client.receive import open_save  # noqa: E402
 from pbm.identity import load_or_create  # noqa: E402
 from pbm.journal import Journal  # noqa: E402
-from pbm.match import new_match, open_save, replace_rules, write_next  # noqa: E402
 from pbm.saves import MAX_BYTES, read  # noqa: E402
 from pbm.transport import code  # noqa: E402
 
@@ -127,7 +128,7 @@ def one_game(root: Path, bots: tuple[str, str], think: float, seed: int, target:
             break
         while opened.can_move:
             opened.seat.play(thinkers[opened.me].choose(opened.view))  # type: ignore[arg-type]
-        save, path = write_next(opened, identity, journal)
+        save, path = answer(opened)
         files.append((path.stat().st_size, path))
         turns = max(turns, save.turn)
         reader = 1 - reader

@@ -10,6 +10,7 @@ docs/save-format.md, *Continuing elsewhere*.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from nacl.bindings import crypto_hash_sha256
@@ -17,7 +18,7 @@ from nacl.bindings import crypto_hash_sha256
 from pbm.canonical import canonical
 from pbm.errors import CarryError, SaveFormatError
 from pbm.packing import PackingError, pack, to_json, unpack
-from pbm.saves import RULES, SaveFile
+from pbm.saves import RULES, SaveFile, TurnRecord
 from pbm.schema import Fields, Items, Maybe, Opaque, Text, Whole, check
 from pbm.table import TABLE
 
@@ -25,7 +26,7 @@ Side = dict[str, Any]
 Sides = tuple[Side | None, Side | None]
 
 _SHA256 = Text(r"[0-9a-f]{64}", "a SHA-256 in hex")
-# One player's public side after one of their files (pbm.match._side); `party` is the protocol's own (Party.export_public).
+# One player's public side after one of their files (pbm.client.answer._side); `party` is the protocol's own (Party.export_public).
 SIDE = Fields(
     {
         "party": Opaque(),
@@ -37,7 +38,7 @@ SIDE = Fields(
     }
 )
 SIDES = Items(Maybe(SIDE), count=2)
-# What a player seals for themselves after one of their files (pbm.match._sealed); `party` is Party.export_secrets.
+# What a player seals for themselves after one of their files (pbm.client.answer._sealed); `party` is Party.export_secrets.
 SEALED = Fields({"seq": Whole(1), "side": _SHA256, "party": Opaque(), "hand": Items(Whole(0, 1023))})
 
 
@@ -48,14 +49,19 @@ def side_digest(side: Side) -> str:
 
 def context(save: SaveFile) -> bytes:
     """The preset dictionary of a save's carry: its message, table and turns as canonical JSON (never the carry itself)."""
-    history = [[t.by, t.moves] for t in save.history]
+    return _context(save.history, save.protocol.get("message", {}), save.state)
+
+
+def _context(history: tuple[TurnRecord, ...], message: Mapping[str, Any], state: Mapping[str, Any]) -> bytes:
+    turns = [[t.by, t.moves] for t in history]
     # a SaveFile has only values canonical JSON takes (saves._validate); zlib uses at most the last 32 KiB
-    return canonical({"history": history, "message": save.protocol.get("message", {}), "state": dict(save.state)})[-32768:]
+    return canonical({"history": turns, "message": message, "state": dict(state)})[-32768:]
 
 
-def pack_sides(sides: Sides, save: SaveFile) -> str:
-    """Both seats' public sides (seat 0 first, None for a seat that has none yet), packed for `save`'s `protocol.carry`."""
-    return pack(list(sides), context(save))
+def pack_sides(sides: Sides, history: tuple[TurnRecord, ...], message: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+    """Both seats' public sides (seat 0 first, None for a seat that has none yet), packed for the `protocol.carry` of a
+    save with these turns, protocol message and table."""
+    return pack(list(sides), _context(history, message, state))
 
 
 def unpack_sides(save: SaveFile) -> Sides:

@@ -388,14 +388,15 @@ class Journal:
 
     # --- changes ---
 
-    def record(self, save: SaveFile, path: Path | str | None = None, durable: bool = True) -> Check:
+    def record(self, save: SaveFile, path: Path | str | None = None, durable: bool = True, checked: Check | None = None) -> Check:
         """Check `save` (as :meth:`check`, same errors) and remember it, pinning the keys of a new match.
 
         Recording the latest save again only updates where its file lies. `durable=False` skips
         the disk sync, for a save merely looked at: losing that record in a crash loses nothing.
+        `checked` is what :meth:`check` made of `save` earlier: it stands if the match's latest save is still the one it saw.
         """
         with self._writing(durable):
-            return self._record(save, path)
+            return self._record(save, path, checked)
 
     def record_own(self, save: SaveFile, data: bytes, path: Path, seat: str, unwritten: bool = False) -> Check:
         """Record a save this player is about to write, with the bytes it is written as and their side after it.
@@ -430,8 +431,8 @@ class Journal:
             self._db.execute("DELETE FROM seats WHERE match = ?", (save.match,))
             self._db.execute("DELETE FROM matches WHERE match = ?", (save.match,))
 
-    def _record(self, save: SaveFile, path: Path | str | None) -> Check:
-        result = self.check(save)
+    def _record(self, save: SaveFile, path: Path | str | None, checked: Check | None = None) -> Check:
+        result = checked if checked is not None and self._unchanged(save.match, checked) else self.check(save)
         where = _where(path) if path is not None else ""
         now = datetime.now(UTC).isoformat(timespec="seconds")
         if result.status is Status.LATEST:
@@ -452,6 +453,11 @@ class Journal:
             (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
         )
         return result
+
+    def _unchanged(self, match: str, checked: Check) -> bool:
+        """Whether nothing was recorded for `match` since `checked` was made (its latest save is the one that check saw)."""
+        latest, then = self.latest(match), checked.latest
+        return checked.status is not Status.EARLIER and (latest.hash if latest else None) == (then.hash if then else None)
 
     def answer_to(self, save: SaveFile) -> SaveRecord | None:
         """The save recorded as the answer to `save` (the next one, by the other seat), if any."""

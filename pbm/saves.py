@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import copy
 import dataclasses
 import os
 import tomllib
@@ -100,7 +101,7 @@ class SaveFile:
     maps a seat to its encrypted blob. Treat the dicts as read-only. `turn_signature` covers the
     turn (:func:`turn_payload`), `signature` the whole save, the turn signature included; an
     unsigned save has both "". A `partial` save is one a turn code stands for: its turn, completed
-    by the receiver (pbm/match.py), with no `signature`, carry or sealed secrets of the writer.
+    by the receiver (pbm/client/receive.py), with no `signature`, carry or sealed secrets of the writer.
     """
 
     match: str
@@ -447,20 +448,43 @@ def sign(save: SaveFile, identity: Identity) -> SaveFile:
     seats = [seat for seat, player in enumerate(save.players) if player.key == mine]
     if not seats:
         raise UnknownKeyError(f"you ({identity.name}, {identity.fingerprint}) are not a player of this match, so you cannot sign its saves")
-    unsigned = dataclasses.replace(save, signer=seats[0], signature="", turn_signature="")
-    turn_signed = dataclasses.replace(unsigned, turn_signature=_b64(identity.sign(unsigned.turn_bytes())))
-    return dataclasses.replace(turn_signed, signature=_b64(identity.sign(turn_signed.signed_bytes())))
+    unsigned = _signed_copy(save, signer=seats[0], signature="", turn_signature="")
+    turn_signed = _signed_copy(unsigned, turn_signature=_b64(identity.sign(unsigned.turn_bytes())))
+    return _signed_copy(turn_signed, signature=_b64(identity.sign(turn_signed.signed_bytes())))
+
+
+def _signed_copy(save: SaveFile, **signing: Any) -> SaveFile:
+    """`save` with the signer and signatures :func:`sign` computed: the rest was checked when `save` was made, not again."""
+    new = copy.copy(save)  # a copy of the fields as they are, without __post_init__ (the schema) running again
+    new.__dict__.pop("hash", None)  # cached from the turn signature, which changes
+    new.__dict__.pop(_VERIFIED, None)
+    for name, value in signing.items():
+        object.__setattr__(new, name, value)
+    return new
 
 
 def _b64(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def verify(save: SaveFile, expected_public_key: PublicKey | str) -> None:
-    """Return if `save` is signed by `expected_public_key` (the key pinned for its signer): the whole file and its turn.
+_VERIFIED = "_verified_by"  # where a save keeps the key its signatures held for, so that checking it again costs nothing
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A save whose signatures hold for `key` (:func:`verify`): what the receiver goes on with, nothing verifying it again."""
+
+    save: SaveFile
+    key: PublicKey
+
+
+def verify(save: SaveFile, expected_public_key: PublicKey | str) -> Verified:
+    """`save` as signed by `expected_public_key` (the key pinned for its signer): the whole file and its turn.
 
     A partial save (from a turn code) has only its turn signed. Raises UnknownKeyError when the save names
     another key for its signer, BadSignatureError when a signature does not match the content (it was changed).
+    A save already verified for that key (by the reader that picked it, pbm/transport/code.py) is not checked again:
+    a SaveFile cannot change.
     """
     expected = PublicKey.parse(expected_public_key) if isinstance(expected_public_key, str) else expected_public_key
     signer = save.players[save.signer]
@@ -469,9 +493,13 @@ def verify(save: SaveFile, expected_public_key: PublicKey | str) -> None:
             f"this {'turn code' if save.partial else 'file'} is signed by {signer.name} with key {signer.fingerprint}, "
             f"which is not the key you know for them ({expected.fingerprint})"
         )
+    if save.__dict__.get(_VERIFIED) == expected:
+        return Verified(save, expected)
     if not save.partial:
         _check_signature(save.signature, save.signed_bytes(), expected)
     _check_signature(save.turn_signature, save.turn_bytes(), expected)
+    save.__dict__[_VERIFIED] = expected  # as `hash` is cached: a value of the save, computed once
+    return Verified(save, expected)
 
 
 def _check_signature(signature: str, data: bytes, key: PublicKey) -> None:

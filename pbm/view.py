@@ -10,8 +10,8 @@ from typing import Any
 from engine.cards import Card
 from engine.state import Stack
 from pbm import render
+from pbm.client.receive import Opened
 from pbm.journal import Status
-from pbm.match import Opened
 
 SCHEMA = 1
 

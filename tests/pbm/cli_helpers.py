@@ -52,13 +52,14 @@ class Run:
 @contextmanager
 def _plain_consoles() -> Iterator[None]:
     """The CLI's two consoles as a player's terminal would make them with COLUMNS=100 and NO_COLOR=1, whatever pytest's own streams are."""
-    saved = pbm.cli.out, pbm.cli.err
-    pbm.cli.out = Console(highlight=False, emoji=False, markup=False, width=WIDTH, no_color=True, color_system=None)
-    pbm.cli.err = Console(stderr=True, highlight=False, emoji=False, markup=False, width=WIDTH, no_color=True, color_system=None)
+    session = pbm.cli.session
+    saved = session.out, session.err
+    session.out = Console(highlight=False, emoji=False, markup=False, width=WIDTH, no_color=True, color_system=None)
+    session.err = Console(stderr=True, highlight=False, emoji=False, markup=False, width=WIDTH, no_color=True, color_system=None)
     try:
         yield
     finally:
-        pbm.cli.out, pbm.cli.err = saved
+        session.out, session.err = saved
 
 
 @dataclass

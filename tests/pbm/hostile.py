@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import copy
-import dataclasses
 import random
 import shutil
 import traceback
@@ -27,10 +26,11 @@ from engine.bots import make_bot
 from engine.rules import G4A
 from pbm import carry, saves, savetext
 from pbm.canonical import MAX_SAFE_INT, canonical
+from pbm.client.answer import answer, new_match, replace_rules
+from pbm.client.receive import completed, open_received, open_save
 from pbm.errors import SaveFormatError, SpiteError
 from pbm.identity import Identity, load_or_create
 from pbm.journal import Journal
-from pbm.match import completed, new_match, open_received, open_save, replace_rules, write_next
 from pbm.schema import Fields, Items, Keyed, Maybe, Schema, Text, Whole
 from pbm.transport import code
 
@@ -167,9 +167,8 @@ def with_carry(doc: dict[str, Any], original: saves.SaveFile) -> dict[str, Any]:
     message = doc.get("protocol", {}).get("message")
     if not isinstance(message, dict):
         return doc
-    draft = dataclasses.replace(original, protocol={**original.protocol, "message": message})
     out = copy.deepcopy(doc)
-    out["protocol"]["carry"] = carry.pack_sides(carry.unpack_sides(original), draft)
+    out["protocol"]["carry"] = carry.pack_sides(carry.unpack_sides(original), original.history, message, original.state)
     return out
 
 
@@ -230,7 +229,7 @@ def play_match(root: Path, payoff: int = 4, target: int = 2, bots: str = "greedy
                 return offers
             while opened.can_move:
                 opened.seat.play(thinkers[opened.me].choose(opened.view))  # type: ignore[arg-type]
-            _, path = write_next(opened, identity, journal)
+            _, path = answer(opened)
         reader = 1 - reader
     raise AssertionError("the match did not end")
 

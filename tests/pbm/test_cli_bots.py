@@ -10,9 +10,9 @@ from typer.testing import CliRunner, Result
 from engine.game import legal_moves
 from engine.moves import Move
 from pbm.cli import app
+from pbm.client.receive import open_save
 from pbm.identity import load_or_create
 from pbm.journal import Journal
-from pbm.match import open_save
 
 runner = CliRunner()
 

@@ -87,7 +87,7 @@ def _resigned(mail: Mail, path: Path, by: Player, name: str, **changes: Any) -> 
 
 def _with_sides(save: saves.SaveFile, sides: carry.Sides) -> dict[str, Any]:
     """The protocol section of `save` carrying `sides` instead, packed as an honest client would pack them."""
-    return {**save.protocol, "carry": carry.pack_sides(sides, save)}
+    return {**save.protocol, "carry": carry.pack_sides(sides, save.history, save.protocol.get("message", {}), save.state)}
 
 
 def refused(player: Player, path: Path) -> str:

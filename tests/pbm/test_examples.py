@@ -47,8 +47,9 @@ def ex(tmp_path: Path) -> Path:
 @pytest.fixture(autouse=True)
 def plain_consoles(monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI's consoles as a 100-column terminal without colour makes them (they are built at import)."""
-    monkeypatch.setattr(pbm.cli, "out", Console(highlight=False, markup=False, width=WIDTH, no_color=True, color_system=None))
-    monkeypatch.setattr(pbm.cli, "err", Console(stderr=True, highlight=False, markup=False, width=WIDTH, no_color=True, color_system=None))
+    plain = {"highlight": False, "markup": False, "width": WIDTH, "no_color": True, "color_system": None}
+    monkeypatch.setattr(pbm.cli.session, "out", Console(**plain))
+    monkeypatch.setattr(pbm.cli.session, "err", Console(stderr=True, **plain))
 
 
 def spite(ex: Path, who: str, *args: str | Path, input: str | None = None) -> Run:

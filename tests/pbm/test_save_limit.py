@@ -19,10 +19,11 @@ import pytest
 from engine.bots import make_bot
 from engine.rules import G4A
 from pbm import carry, packing, saves
+from pbm.client.answer import answer, new_match, replace_rules
+from pbm.client.receive import open_save
 from pbm.errors import TooLargeError
 from pbm.identity import Identity, load_or_create
 from pbm.journal import Journal
-from pbm.match import new_match, open_save, replace_rules, write_next
 from pbm.protocol.shuffle import proof_size
 from pbm.saves import Player, SaveFile, TurnRecord
 
@@ -163,7 +164,7 @@ def test_a_real_match_writes_and_reads_the_files_between_its_games_past_32_kib(t
         assert opened.owes_file, "the match ended before a file passed 32 KiB"
         while opened.can_move:
             opened.seat.play(bots[opened.me].choose(opened.view))  # type: ignore[arg-type]
-        _, path = write_next(opened, identity, journal)
+        _, path = answer(opened)
         biggest = max(biggest, path.stat().st_size)
         reader = 1 - reader
     opened = open_save(path, *players[reader])  # the file past 32 KiB, read and checked by the other player

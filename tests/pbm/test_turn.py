@@ -1,4 +1,4 @@
-"""Typing a turn (pbm/turn.py): what a line means, completions, and taking moves back on a real file of the examples."""
+"""Typing a turn (pbm/client/turn.py): what a line means, completions, and taking moves back on a real file of the examples."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 from engine.cards import RANK_TEXT
 from engine.game import legal_moves
 from engine.moves import CENTER, HAND, IllegalMoveError, Move
-from pbm import turn
+from pbm.client import turn
+from pbm.client.receive import Opened, open_save
 from pbm.identity import load_or_create
 from pbm.journal import Journal
-from pbm.match import Opened, open_save
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from engine.game import legal_moves
 from engine.moves import PAYOFF, IllegalMoveError, Move, parse_turn
+from pbm.client.receive import Opened
 from pbm.errors import SpiteError
-from pbm.match import Opened
 
 QUIT, MOVES, HELP, HINT, UNDO, BOARD = "quit", "moves", "help", "hint", "undo", "board"
 WORDS: dict[str, str] = {

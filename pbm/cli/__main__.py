@@ -1,0 +1,5 @@
+"""`python -m pbm.cli`: the spite command, as the console script runs it."""
+
+from pbm.cli import main
+
+main()

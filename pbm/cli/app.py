@@ -1,0 +1,247 @@
+"""The spite app: the command group, the error boundary, the two consoles and the session, and what every command shares.
+
+The commands live in one module per group (start, play, show, practice, mail), each adding its own to :data:`app`.
+"""
+
+import functools
+import gc
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from typer.core import TyperCommand, TyperGroup
+
+from engine.cards import CardNotationError
+from engine.moves import IllegalMoveError, InvalidMoveError
+from pbm import render
+from pbm.errors import PassphraseError, SpiteError
+from pbm.home import JOURNAL_FILE
+from pbm.identity import Identity, exposure, load_or_create, needs_passphrase, player_path, rename
+from pbm.shown import LINE, cut, plain
+
+
+@dataclass
+class Session:
+    """One run of spite: its two consoles, and what the global flags and the prompt settle for the rest of it."""
+
+    out: Console
+    err: Console
+    debug: bool = False  # --debug: a full traceback instead of the one line
+    ascii: bool = False  # --ascii: cards drawn with ASCII and suit letters
+    introduced: bool = False  # the line that explains the prompt is printed once a session
+
+
+# markup=False: no text spite prints is read as rich markup, so a name like "[/x]" or "[link=…]" is only text
+session = Session(Console(highlight=False, emoji=False, markup=False), Console(stderr=True, highlight=False, emoji=False, markup=False))
+
+
+try:  # click's UsageError, in typer's own copy of click (typer 0.25 on) or in click itself
+    from typer._click.exceptions import UsageError
+except ImportError:  # an older typer, on click
+    from click import UsageError  # type: ignore[no-redef, import-not-found, unused-ignore]
+
+
+GLOBAL_FLAGS = ("--debug", "--ascii")
+
+
+class _Spite(TyperGroup):
+    """The spite command group: global flags anywhere on the line, and usage errors in one line like every other error."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        end = args.index("--") if "--" in args else len(args)
+        flags = [a for a in args[:end] if a in GLOBAL_FLAGS]
+        rest = [a for a in args[:end] if a not in GLOBAL_FLAGS] + args[end:]
+        return super().parse_args(ctx, flags + rest)
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *rest: Any, **extra: Any) -> Any:
+        standalone = extra.pop("standalone_mode", True)
+        try:
+            # callers name standalone_mode (typer does), so *rest never reaches its place: mypy cannot know that
+            code = super().main(args, prog_name or "spite", *rest, standalone_mode=False, **extra)  # type: ignore[misc]
+        except UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else "spite"
+            session.err.print(f"spite: {e.format_message()} (see '{where} --help')", markup=False, highlight=False, soft_wrap=True)
+            code = e.exit_code
+        except typer.Abort:
+            session.err.print("spite: interrupted, nothing written")
+            code = 130
+        if not standalone:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+class _Command(TyperCommand):
+    """A spite command: its usage line names its arguments as FILE, not typer's {FILE}."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
+
+
+app = typer.Typer(
+    name="spite",
+    cls=_Spite,
+    help="Spite & Malice by email or chat: every turn is a signed file that you send to your opponent.",
+    epilog="Start with: spite practice (against the computer), or spite new --opponent Bob (by email or chat).",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+
+command = functools.partial(app.command, cls=_Command)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version  # only --version pays for reading the metadata
+
+        try:
+            number = version("spite")
+        except PackageNotFoundError:
+            number = "unknown (not installed)"
+        session.out.print(f"spite {number}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    debug: Annotated[bool, typer.Option("--debug", help="Show a full traceback when something goes wrong.")] = False,
+    ascii_: Annotated[
+        bool, typer.Option("--ascii", help="Draw cards with ASCII and suit letters (s h d c), for terminals that draw ♠♥♦♣ badly.")
+    ] = False,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print spite's version and exit.")] = False,
+) -> None:
+    """Spite & Malice by email or chat."""
+    session.debug, session.ascii = debug, ascii_
+
+
+def _handled(func: F) -> F:
+    """Turn every error a player can cause into one line on stderr and exit status 1 (a traceback only with --debug)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (typer.Exit, typer.Abort, UsageError):
+            raise
+        except (SpiteError, InvalidMoveError, IllegalMoveError, CardNotationError, OSError) as e:
+            if session.debug:
+                raise
+            session.err.print(f"spite: {cut(plain(str(e)), LINE)}", soft_wrap=True)  # one line, however long or strange what it echoes
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            session.err.print("\nspite: interrupted, nothing written")
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _interactive_terminal() -> bool:
+    """Whether a person is at the keyboard: standard input and output are both a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _look() -> render.Look:
+    """ASCII cards when asked (--ascii, SPITE_ASCII) or when the output cannot encode the card symbols."""
+    if session.ascii or os.environ.get("SPITE_ASCII"):
+        return render.Look(ascii=True)
+    try:
+        "♠♥♦♣╭─╮│░·–".encode(session.out.encoding)
+    except (UnicodeEncodeError, LookupError):
+        return render.Look(ascii=True)
+    return render.Look()
+
+
+def _identity(home: Path, name: str | None = None, new_key: bool = False) -> Identity:
+    """The player's identity: on first use at a terminal their name is asked once; a passphrase gets three tries.
+
+    A key others can read, or a home others can change, is warned about on every command.
+    """
+    identity = _load_identity(home, name, new_key)
+    for warning in exposure(identity, home):
+        session.err.print(plain(warning), soft_wrap=True)
+    return identity
+
+
+def _load_identity(home: Path, name: str | None, new_key: bool) -> Identity:
+    path = player_path(home)
+    if not path.exists():
+        lost = path.is_symlink() or ((home / JOURNAL_FILE).exists() and not new_key)  # load_or_create refuses: ask nothing
+        if name is None and not lost and _interactive_terminal():
+            from pbm.identity import login_name
+
+            name = typer.prompt("Your name, as your opponents will see it", default=login_name()).strip() or None
+        return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"), new_key=new_key)
+    if new_key:
+        return load_or_create(home, new_key=True)  # refuses: there is a key already
+    passphrase = os.environ.get("SPITE_PASSPHRASE")
+    tries = 3 if passphrase is None and needs_passphrase(path) else 0
+    if tries and not sys.stdin.isatty():
+        raise PassphraseError(f"your key {path} is protected by a passphrase and there is no terminal to ask for it: set SPITE_PASSPHRASE")
+    identity = None
+    for attempt in range(1, tries + 1):
+        passphrase = typer.prompt("Passphrase for your spite key", hide_input=True)
+        try:
+            identity = load_or_create(home, passphrase=passphrase)
+            break
+        except PassphraseError:
+            if attempt == tries:
+                raise
+            session.err.print(f"Wrong passphrase ({tries - attempt} more {'try' if tries - attempt == 1 else 'tries'}).")
+    if identity is None:
+        identity = load_or_create(home, passphrase=passphrase)
+    if name is not None and name != identity.name:
+        identity = rename(identity, name, passphrase)
+    return identity
+
+
+def _make_bot(name: str, seed: int = 0, think: float | None = None) -> Any:
+    from engine.bots import make_bot  # only the commands that let a bot play pay for importing the bots
+
+    return make_bot(name, seed, think)
+
+
+# --- the options and arguments several commands share ---
+
+NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help="Your name as your opponents see it.")]
+ToOption = Annotated[
+    str | None,
+    typer.Option("--to", metavar="ADDRESS", help="Your opponent's email address (asked once per match, then kept in your journal)."),
+]
+PayoffOption = Annotated[int | None, typer.Option("--payoff", min=1, metavar="N", help="Pay-off pile size (default 20).")]
+TargetOption = Annotated[int | None, typer.Option("--target", min=1, metavar="POINTS", help="Points that win the match (default 50).")]
+ThinkOption = Annotated[float | None, typer.Option("--think", min=0.01, metavar="SECONDS", help="Seconds the bot may think per plan.")]
+YesOption = Annotated[
+    bool,
+    typer.Option(
+        "--yes", "-y", help="Write your turn without asking to confirm it, and take the seat of an invitation made out to another name."
+    ),
+]
+FileArg = Annotated[
+    Path | None,
+    typer.Argument(
+        metavar="FILE", show_default=False, help="The save file or turn code your opponent sent you: a file, or - to read what you paste."
+    ),
+]
+PasteOpt = Annotated[bool, typer.Option("--paste", help="Read the turn code (or save) from the clipboard.")]
+
+
+def main() -> None:
+    """Console entry point (`spite`, and `python -m pbm.cli`)."""
+    # What the imports made (modules, classes, functions) lives until exit: out of the collector's sight, neither the
+    # collections during the command nor the full one at exit walk it again, ~20 ms of every command. What the
+    # command itself makes is collected as usual.
+    gc.freeze()
+    for stream in (sys.stdout, sys.stderr):  # a code page without – or ♠ (a Windows pipe, a legacy console): '?', not a traceback
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+    app(prog_name="spite")

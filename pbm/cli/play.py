@@ -1,0 +1,344 @@
+"""Playing a file: spite play, and the prompt where a turn is typed.
+
+`play` reads top-down as the receiver's order: read what the player gave, receive it (pbm/client/receive.py), ask for
+the moves, answer (pbm/client/answer.py), and say what was written.
+"""
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.game import legal_moves
+from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
+from pbm.cli.app import (
+    FileArg,
+    PasteOpt,
+    ThinkOption,
+    UsageError,
+    YesOption,
+    _handled,
+    _identity,
+    _interactive_terminal,
+    _make_bot,
+    command,
+    session,
+)
+from pbm.cli.shared import _board, _game_over, _given, _history, _how_to_send, _keys_line, _result_line, _say_notes, _show_game_over
+from pbm.client import turn
+from pbm.client.answer import Answered, answer, recorded_answer
+from pbm.client.receive import DEFAULT_OPPONENT, Opened, receive, reopen
+from pbm.errors import NotYourTurnError, ReplayError, SpiteError
+from pbm.home import match_lock, remove_stale, spite_home
+from pbm.identity import Identity
+from pbm.journal import Journal
+from pbm.saves import SaveFile
+from pbm.shown import LINE, cut, plain
+from pbm.transport.code import TurnCode
+
+NewestOption = Annotated[
+    bool,
+    typer.Option(
+        "--newest",
+        help="On a machine with no record of the match (a new spite home): answer FILE as the newest file of the match without asking.",
+    ),
+]
+
+
+@command(epilog='Example: spite play spite-3342e18f-g1-t4.toml   (or --moves "p-c1 7-c2 Q-s2", or --auto)')
+@_handled
+def play(
+    ctx: typer.Context,
+    file: FileArg = None,
+    paste: PasteOpt = False,
+    moves: Annotated[str | None, typer.Option("--moves", metavar="MOVES", help='Your whole turn, e.g. "p-c1 7-c2 Q-s2".')] = None,
+    auto: Annotated[bool, typer.Option("--auto", help="Let the expert bot play your turn.")] = False,
+    hint: Annotated[bool, typer.Option("--hint", help="Show the bot's suggested turn before you move.")] = False,
+    think: ThinkOption = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write your answer (never over FILE).")
+    ] = None,
+    yes: YesOption = False,
+    copy: Annotated[bool, typer.Option("--copy", help="Put your answer's turn code on the clipboard, to paste into a chat.")] = False,
+    send: Annotated[bool, typer.Option("--send", help="Mail your answer to your opponent at once (spite mail setup).")] = False,
+    newest: NewestOption = False,
+) -> None:
+    """Verify what your opponent sent (a file or a turn code), play your turn, and write the answer to send back."""
+    if auto and moves is not None:
+        raise UsageError("--auto and --moves both say how to play the turn: give one of them", ctx=ctx)
+    play_file(file, paste, moves=moves, auto=auto, hint=hint, think=think, output=output, yes=yes, copy=copy, send=send, newest=newest)
+
+
+def play_file(
+    file: Path | None,
+    paste: bool = False,
+    *,
+    moves: str | None = None,
+    auto: bool = False,
+    hint: bool = False,
+    think: float | None = None,
+    output: Path | None = None,
+    yes: bool = False,
+    copy: bool = False,
+    send: bool = False,
+    newest: bool = False,
+) -> None:
+    """`spite play FILE` (or what is pasted, `paste`): read it, receive it, ask for the moves, answer, say what was written."""
+    given = _given(file, paste)
+    home = spite_home()
+    identity = _identity(home)
+    what = "turn code" if isinstance(given.item, TurnCode) else "file"
+    with Journal.open(home) as journal, match_lock(home, given.match):  # one spite at a time answers a file of this match
+        remove_stale(given.where if given.where.is_dir() else given.where.parent, given.match)
+        answered = recorded_answer(given, identity, journal, output)
+        if answered is not None:
+            _answered_again(answered, send)
+            return
+        opened = receive(given, identity, journal, functools.partial(_confirm_newest, newest=newest))
+        _say_notes(opened)
+        if opened.mine:
+            other = opened.names[1 - opened.me]
+            raise NotYourTurnError(f"this is your own {what}: it is {other}'s turn; send it to them")
+        _check_seat(opened, identity, yes)
+        if not opened.owes_file:
+            _board(opened)
+            session.out.print(_result_line(opened) or "", markup=False)
+            session.out.print("Nothing more to send: the match is over and every game is audited.")
+            return
+        if opened.can_move:
+            _board(opened)
+            if hint:
+                _print_hint(opened, think)
+            again = f"play {file if file is not None and str(file) != '-' else 'the ' + what} again when you are ready."
+            opened = _take_turn(opened, moves, auto, think, confirm=not yes, again=again)
+        elif moves:
+            raise SpiteError("this file asks for no moves from you (the cards are being dealt); run it without --moves")
+        written, path = answer(opened, output)
+    _say_written(opened, written, path, send, copy)
+
+
+def _send_file(path: Path) -> None:
+    """Mail the save at `path` to the opponent (--send), as spite send does."""
+    from pbm.cli.mail import send_file  # mail's commands come after play's in the app's list; inbox --play imports play
+
+    send_file(path)
+
+
+def _confirm_newest(opened: Opened, newest: bool) -> None:
+    """A file of a match this machine has no record of is answered only once the player says it is the newest of the match.
+
+    Nothing here can tell an old file from the newest one (G4 rests on the journal): answered on a new machine, an old
+    file would let the opponent take back every turn since, and see the draws of the turns they play again.
+    """
+    save = opened.save
+    other = opened.names[save.signer]
+    why = (
+        f"This machine has no record of match {save.match[:8]}: spite cannot tell whether this file ({other}'s game "
+        f"{save.game}, turn {save.turn}) is the newest of the match, and answering an older one would let {other} take back "
+        "the turns since."
+    )
+    if newest:
+        return
+    if not _interactive_terminal():
+        raise SpiteError(f"{why} Nothing was written; if it is the newest file {other} sent you, play it again with --newest")
+    session.err.print(why, markup=False, soft_wrap=True)
+    if not typer.confirm(f"Is it the newest file {other} sent you in this match (your last turn was the one before it)?", default=False):
+        session.out.print("Nothing written. Play the newest file of the match, or go on where your spite home with this match is.")
+        raise typer.Exit(1)
+
+
+def _answered_again(answered: Answered, send: bool = False) -> None:
+    """This player answered the file already: say where the answer is (written again if it was not on disk); mail it with `send`."""
+    received = answered.received
+    other = plain(received.players[received.signer].name)
+    if send:
+        session.out.print(f"You had answered this file already: {answered.path}", soft_wrap=True, markup=False)
+        _send_file(answered.path)
+        return
+    if not answered.rewritten:
+        if received.seq == 1:
+            raise NotYourTurnError(
+                f"you already answered this invitation (your answer is {answered.path}): send it to {other}, "
+                f"then play the file {other} sends back"
+            )
+        raise ReplayError(f"you have already played from this file: your answer is {answered.path}; send it to {other}")
+    session.out.print("You had answered this file already, but your answer was not on disk (was spite interrupted?).", markup=False)
+    session.out.print(f"Wrote {answered.path} again, as recorded then.\nSend it to {other}.", soft_wrap=True, markup=False)
+
+
+def _say_written(opened: Opened, written: SaveFile, path: Path, send: bool, copy: bool) -> None:
+    """What the answer to `opened` ends (a game, the match), where it was written, and how to send it (or mail it, `send`)."""
+    _show_game_over(opened)
+    if opened.match_over:
+        if not _game_over(opened):
+            session.out.print(_result_line(opened) or "", markup=False)
+        session.out.print(_keys_line(opened, writing=True), markup=False)
+    session.out.print(f"Wrote {path}", soft_wrap=True, markup=False)
+    if send:
+        _send_file(path)
+        return
+    _how_to_send(written, path, opened.names[1 - opened.me], copy)
+
+
+def _check_seat(opened: Opened, identity: Identity, yes: bool) -> None:
+    """An open invitation made out to another name: warn, and take the seat only if the player says so."""
+    save = opened.save
+    meant = save.players[1].name
+    if save.seq != 1 or save.players[1].key or meant in (DEFAULT_OPPONENT, identity.name):
+        return
+    warning = f"This invitation from {plain(save.players[0].name)} is made out to {plain(meant)}, and you are {plain(identity.name)}."
+    if yes:
+        session.err.print(f"Warning: {warning} Taking the seat (--yes).", markup=False)
+        return
+    if not _interactive_terminal():
+        raise SpiteError(f"{warning} Nothing was written; add --yes to take the seat anyway")
+    session.err.print(f"Warning: {warning}", markup=False)
+    if not typer.confirm(f"Take the seat as {plain(identity.name)}?", default=False):
+        session.out.print("Nothing written.")
+        raise typer.Exit(0)
+
+
+def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | None, confirm: bool, again: str) -> Opened:
+    """This player's turn played on `opened`: from --moves, by the bot, or typed at the prompt; returns the opened file to write."""
+    seat = opened.seat
+    if moves is not None:
+        for move in parse_turn(moves):
+            if not seat.my_turn:
+                raise IllegalMoveError(f"{move}: your turn is already over")
+            try:
+                seat.play(move)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"{e}; nothing was written") from e
+        if seat.my_turn:
+            raise IllegalMoveError("those moves do not end your turn: finish with a discard (like Q-s2), or 'end' with an empty hand")
+        return opened
+    if auto:
+        _bot_turn(opened, "expert", think)
+        session.out.print(f"The bot played: {' '.join(map(str, seat.moves))}")
+        return opened
+    return _interactive(opened, think, confirm and _interactive_terminal(), functools.partial(reopen, opened), again)
+
+
+def _print_hint(opened: Opened, think: float | None) -> None:
+    bot = _make_bot("expert", seed=0, think=think)
+    plan = bot.plan(opened.seat.state.view(opened.me))  # type: ignore[union-attr]
+    session.out.print(f"Hint: {' '.join(map(str, plan))}")
+
+
+def _bot_turn(opened: Opened, level: str, think: float | None) -> None:
+    """Let the bot of `level` play this player's whole turn."""
+    seat = opened.seat
+    bot = _make_bot(level, seed=int.from_bytes(os.urandom(4), "big"), think=think)
+    while seat.my_turn:
+        seat.play(bot.choose(seat.state.view(opened.me)))  # type: ignore[union-attr]
+
+
+def _setup_line_editing(opened: Callable[[], Opened]) -> None:
+    """Line editing, history and Tab completion of legal moves at a terminal (readline, libedit or pyreadline3); nothing without one."""
+    if not _interactive_terminal():
+        return
+    try:
+        import readline  # on Windows, the module of pyreadline3
+    except Exception:  # none (or one that fails in this console): plain input still works
+        return
+
+    def completer(text: str, state: int) -> str | None:
+        matches = turn.complete(opened(), text)
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer_delims(" \t\n")
+    readline.set_completer(completer)
+    readline.parse_and_bind("bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete")
+
+
+def _ask(prompt: str, again: str) -> str:
+    """One line typed at `prompt`; Ctrl-C leaves (status 130) and Ctrl-D leaves like q, each with one line."""
+    try:
+        return input(prompt)
+    except KeyboardInterrupt:
+        session.err.print(f"\nspite: interrupted, nothing written; {again}", markup=False, soft_wrap=True)
+        raise typer.Exit(130) from None
+    except EOFError:
+        if not sys.stdin.isatty():
+            raise SpiteError("no more input: nothing was written") from None
+        session.out.print(f"\nNothing written; {again}", markup=False, soft_wrap=True)
+        raise typer.Exit(0) from None
+
+
+def _forget_last_line() -> None:
+    """Keep an answer to a question out of the move history that the up arrow recalls."""
+    readline = sys.modules.get("readline")
+    remove = getattr(readline, "remove_history_item", None)  # pyreadline3 has none
+    if remove is not None and readline.get_current_history_length():  # type: ignore[union-attr]
+        remove(readline.get_current_history_length() - 1)  # type: ignore[union-attr]
+
+
+def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Callable[[], Opened], again: str) -> Opened:
+    """Ask for moves until the turn is over (and confirmed, when `confirm`); 'q' leaves without writing anything.
+
+    Returns the opened file with the turn played on it: taking a move back opens the file again (`reopen`).
+    """
+    current = [opened]
+    _setup_line_editing(lambda: current[0])
+    if not session.introduced:
+        session.introduced = True
+        session.out.print(
+            "Type a move like [bold]p-c1[/bold], [bold]7-c2[/bold] or [bold]Q-s2[/bold] (several at once are fine; Tab completes); "
+            "[bold]?[/bold] lists your legal moves, [bold]undo[/bold] takes one back, [bold]help[/bold] says more, "
+            "[bold]q[/bold] leaves without writing.",
+            markup=True,  # spite's own words, no name in them
+        )
+    while True:
+        opened = current[0]
+        seat = opened.seat
+        if not seat.my_turn:
+            if not confirm:
+                return opened
+            question = f"Your turn {len(_history(opened)) + 1}: {' '.join(map(str, seat.moves))}. Write it? [Enter: yes, u: undo, q: quit] "
+            answer = turn.confirm_answer(_ask(question, again))
+            _forget_last_line()
+            if answer is None:
+                continue
+            if answer.write:
+                return opened
+            if answer.quit:
+                session.out.print(f"Nothing written; {again}", markup=False, soft_wrap=True)
+                raise typer.Exit(0)
+            text = "undo"
+        else:
+            text = _ask("your move> ", again).strip()
+        word = turn.command(text)
+        if not text:
+            continue
+        if word == turn.QUIT:
+            session.out.print(f"Nothing written; {again}", markup=False, soft_wrap=True)
+            raise typer.Exit(0)
+        if word == turn.MOVES:
+            moves = " ".join(map(str, legal_moves(seat.state.view(opened.me))))  # type: ignore[union-attr]
+            session.out.print(f"Legal moves: {moves}", soft_wrap=True)  # one line, however long: the terminal wraps it
+        elif word == turn.HELP:
+            session.out.print("\n".join(turn.HELP_LINES), markup=False)
+        elif word == turn.HINT:
+            _print_hint(opened, think)
+        elif word == turn.BOARD:
+            _board(opened)
+        elif word == turn.UNDO:
+            try:
+                current[0], move = turn.take_back(opened, reopen)
+            except turn.UndoError as e:
+                session.err.print(f"refused: {cut(plain(str(e)), LINE)}")
+                continue
+            session.out.print(f"Took back {move}.")
+            _board(current[0])
+        else:
+            try:
+                played = turn.play_line(opened, text)
+            except (InvalidMoveError, IllegalMoveError) as e:
+                session.err.print(f"refused: {cut(plain(str(e)), LINE)}")
+                played = 1 if seat.moves and seat.my_turn else 0  # moves before the refused one stay played
+            if played and seat.my_turn:
+                _board(opened)

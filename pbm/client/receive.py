@@ -1,0 +1,416 @@
+"""Receiving a save: the receiver's checks in the order they run, from what the player gave to the save taken in.
+
+:func:`decode` the bytes (a save, or a turn code that :func:`completed` turns into the save it stands for), then
+:func:`receive`: find this player's seat, verify the signature once, place the save in the chain, restore this
+player's side, take the message in (proofs, moves, table), and record it. Nothing here prints: what the player should
+be told comes back as notes, data in :attr:`Opened.notes`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.game import Match
+from engine.moves import Move
+from engine.state import GameState, PlayerView
+from pbm import carry, saves
+from pbm.carry import Sides
+from pbm.client.side import _check_carry, _Kept, _kept, _restore, history_digest, match_id_bytes
+from pbm.errors import (
+    HomeError,
+    NoRecordError,
+    NotAPlayerError,
+    NotYourTurnError,
+    ReplayError,
+    SpiteError,
+    TableMismatchError,
+)
+from pbm.identity import Identity
+from pbm.journal import Check, Journal, Status
+from pbm.protocol.dealing import Party
+from pbm.protocol.seat import Seat
+from pbm.saves import Player, SaveFile, TurnRecord
+from pbm.shown import plain
+from pbm.table import table_data
+from pbm.transport import code
+from pbm.transport.code import TurnCode
+
+DEFAULT_OPPONENT = "Opponent"
+
+
+@dataclass(frozen=True)
+class Given:
+    """What the player gave, decoded: a save or a turn code, and where an answer goes (beside the file, else a folder)."""
+
+    item: SaveFile | TurnCode
+    where: Path
+
+    @property
+    def match(self) -> str:
+        return self.item.match
+
+
+def decode(data: bytes, where: Path) -> Given:
+    """The save or turn code in `data` (as written, or pasted, quoted or re-wrapped), read from `where`."""
+    return Given(code.read(data), where)
+
+
+# --- what the player is told: notes, as data; the CLI words them ---
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """This machine has no record of the player's side of the match: it came from the file, whose chain is taken on trust."""
+
+    match: str
+    recorded: bool  # False: only looked at (spite show, verify), and not recorded: 'spite play' asks whether it is the newest
+
+
+@dataclass(frozen=True)
+class NotCarried:
+    """The file does not carry the player's side (it answers a turn code, or would not have fitted): their journal has it."""
+
+
+@dataclass(frozen=True)
+class NotRecorded:
+    """A file only looked at could not be recorded in the journal (`trouble` says why); it was checked all the same."""
+
+    trouble: str
+
+
+@dataclass(frozen=True)
+class FirstContact:
+    """A key met for the first time in this match (trusted on first use): its fingerprint should be compared."""
+
+    player: Player
+
+
+Note = Resumed | NotCarried | NotRecorded | FirstContact
+
+
+@dataclass
+class Opened:
+    """A verified save as seen by one player: where the match stands and what this player may do."""
+
+    save: SaveFile
+    path: Path  # the file read, or where the answer is written for a turn code or pasted text (beside it, or a folder)
+    me: int
+    seat: Seat
+    check: Check
+    their_moves: list[Move] = field(default_factory=list)
+    mine: bool = False  # the file is this player's own last save
+    sides: Sides = (None, None)  # both players' public sides as the file carries them
+    resumed: bool = False  # this player's side came from the file: the journal had no record of it
+    identity: Identity | None = None  # the player it was opened for, and their journal: what answers it
+    journal: Journal | None = None
+    source: SaveFile | None = None  # the save as received, before a turn code's was completed: what opens it again
+    notes: tuple[Note, ...] = ()  # what the player should be told about it, in order
+    recorded: bool = False  # recorded in the journal as received: the answer need not record it again
+
+    @property
+    def file(self) -> Path | None:
+        """The save file read, or None for a turn code or a save pasted on standard input (the journal records no file)."""
+        return None if self.save.partial or self.path.is_dir() else self.path
+
+    @property
+    def carries_mine(self) -> bool:
+        """Whether the file carries this player's side (a file that would not fit the size limit with it leaves it out)."""
+        return self.sides[self.me] is not None
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names as they may be shown: any control, bidi or other invisible character in them escaped."""
+        return (plain(self.save.players[0].name), plain(self.save.players[1].name))
+
+    @property
+    def state(self) -> GameState | None:
+        return self.seat.state
+
+    @property
+    def view(self) -> PlayerView | None:
+        return None if self.seat.state is None else self.seat.state.view(self.me)
+
+    @property
+    def game(self) -> int:
+        """The game of the table this player sees (the file may already carry the next game's deal)."""
+        g = self.seat.party.game
+        return g.number if g is not None else 1
+
+    @property
+    def record(self) -> Match:
+        return self.seat.party.record
+
+    @property
+    def match_over(self) -> bool:
+        return self.record.is_over
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that should write the next file, or None when the match is over."""
+        if self.match_over:
+            return None
+        if self.mine:
+            return 1 - self.me
+        return self.me
+
+    @property
+    def can_move(self) -> bool:
+        """Whether this player has a turn to play now (not merely a deal step to answer)."""
+        return not self.mine and self.seat.my_turn
+
+    @property
+    def owes_file(self) -> bool:
+        """Whether this player still owes a file: always before the match ends; after it, their keys of the last game."""
+        party = self.seat.party
+        if not self.match_over:
+            return True
+        return party.game is not None and party.game.number not in party.sent_secrets
+
+
+def receive(given: Given, identity: Identity, journal: Journal, newest: Callable[[Opened], None]) -> Opened:
+    """What the player gave, checked in full and taken in to be answered, and recorded as received (synced to disk).
+
+    A file of a match this machine has no record of is recorded only once `newest` has let it by: it returns if the player
+    says the file is the newest of the match, and raises otherwise (nothing here can tell an old file from the newest one).
+    """
+    return _receive(given, identity, journal, newest)
+
+
+def look(given: Given, identity: Identity, journal: Journal) -> Opened:
+    """What the player gave, checked in full to be looked at (spite show, verify): an earlier file of the match opens too.
+
+    It is recorded as seen without a disk sync, unless this machine has no record of the match (that file may be an old one).
+    """
+    return _receive(given, identity, journal, None)
+
+
+def _receive(given: Given, identity: Identity, journal: Journal, newest: Callable[[Opened], None] | None) -> Opened:
+    save = completed(given.item, identity, journal) if isinstance(given.item, TurnCode) else given.item
+    try:
+        opened = open_received(save, given.where, identity, journal, earlier=newest is None)
+    except SpiteError as e:
+        _explain_answered(save, identity, journal, e)
+        raise
+    notes: list[Note] = []
+    if opened.resumed and not opened.mine:
+        if newest is None:  # only looked at: recording it would tie this machine to a file that may be an old one
+            return dataclasses.replace(opened, notes=(Resumed(save.match, recorded=False), *_first_contacts(opened)))
+        newest(opened)
+    if not opened.mine and opened.check.status is not Status.EARLIER:
+        # received: from now on a second, different version of it is a fork, whichever command saw it first
+        try:
+            opened = record_received(opened, durable=newest is not None)
+        except HomeError as e:
+            if newest is not None:  # only show and verify, which need not write, go on without recording it
+                raise
+            notes.append(NotRecorded(e.trouble))
+    if not opened.resumed and not opened.carries_mine and opened.save.seq > 1 and not opened.save.partial:
+        notes.append(NotCarried())
+    if opened.resumed:
+        notes.append(Resumed(save.match, recorded=True))
+    return dataclasses.replace(opened, notes=(*notes, *_first_contacts(opened)))
+
+
+def record_received(opened: Opened, durable: bool = True) -> Opened:
+    """`opened` recorded in its journal as received (on the check it was opened with, if the journal is as it was then)."""
+    assert opened.journal is not None
+    same = opened.source is not None and opened.source.hash == opened.save.hash
+    opened.journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None)
+    return dataclasses.replace(opened, recorded=True)
+
+
+def _first_contacts(opened: Opened) -> tuple[FirstContact, ...]:
+    """The keys pinned for the first time by this file, but the player's own."""
+    mine = opened.save.players[opened.me].key
+    return tuple(FirstContact(p) for p in opened.check.pinned if p.key and p.key != mine)
+
+
+def _explain_answered(save: SaveFile, identity: Identity, journal: Journal, error: SpiteError) -> None:
+    """An invitation this player already answered says so, instead of what the journal's check made of it."""
+    if save.seq != 1 or save.players[1].key:
+        return
+    pinned, latest = journal.pinned(save.match), journal.latest(save.match)
+    if pinned is None or latest is None or pinned[1].key != identity.public_text:
+        return
+    inviter = plain(save.players[0].name)
+    raise NotYourTurnError(
+        f"you already answered this invitation (your answer is {latest.path}, game {latest.game}, turn {latest.turn}): "
+        f"play the file {inviter} sends back"
+    ) from error
+
+
+def reopen(opened: Opened) -> Opened:
+    """The same save opened again from scratch, as it was received (to take a move back): nothing is recorded again."""
+    assert opened.source is not None and opened.identity is not None and opened.journal is not None
+    again = open_received(opened.source, opened.path, opened.identity, opened.journal)
+    return dataclasses.replace(again, notes=opened.notes, recorded=opened.recorded)
+
+
+def open_save(path: Path, identity: Identity, journal: Journal, earlier: bool = False, save: SaveFile | None = None) -> Opened:
+    """Read (unless `save` is the file already read), verify and take in the save at `path` for `identity`.
+
+    Signature, chain, proofs, moves and table. With `earlier`, a save the journal recorded before its latest one
+    opens too (status EARLIER), to be looked at. Raises a SpiteError that says what is wrong; records nothing.
+    """
+    return open_received(save if save is not None else saves.read(path), path, identity, journal, earlier)
+
+
+def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
+    """The save a turn code stands for: its turn, with what it leaves out taken from this player's journal.
+
+    A code leaves out the match's rules after its first save and its players after its second: they are those of this
+    player's last file (or of this one, if it is theirs), as the journal kept it. The save is then opened as a file is
+    (:func:`open_received`).
+    """
+    turn = dict(code.turn)
+    if "rules" not in turn or "players" not in turn:
+        text = journal.seat(code.match, code.seq - 1) or journal.seat(code.match, code.seq)
+        side = json.loads(text).get("side") if text else None
+        if not isinstance(side, dict):
+            players = turn.get("players")
+            if isinstance(players, list) and len(players) == 2 and all(isinstance(p, dict) for p in players):
+                _seat(tuple(Player(str(p.get("name")), str(p.get("key"))) for p in players), code.seq, identity, "turn code")
+            raise NoRecordError(
+                f"this turn code (save {code.seq} of match {code.match[:8]}) answers a file this machine has no record of: "
+                "play it where you wrote your last file, or ask for the file instead of the code"
+            )
+        turn.setdefault("rules", side["rules"])
+        turn.setdefault("players", [{"name": name, "key": key} for name, key in side["players"]])
+    return saves.from_turn(turn)
+
+
+def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
+    """Verify and take in `save`, read from `path` or completed from a turn code, for `identity`: every check of a file.
+
+    A turn code states no table, turns, carry or sealed secrets: those a file states are checked against what this
+    player computes and keeps; for a code they are taken from that. With `earlier`, a save the journal recorded before
+    its latest one opens too (status EARLIER), to be looked at. Raises a SpiteError that says what is wrong; records nothing.
+    """
+    me = seat_of(save, identity)
+    source = saves.verify(save, journal.key_for(save)).save  # once: a save the reader verified already is not checked again
+    try:
+        check = journal.check(save)
+    except ReplayError:
+        if not earlier:
+            raise
+        check = Check(Status.EARLIER, journal.latest(save.match))
+    seq = save.seq if save.signer == me else save.seq - 1  # this player's last file: this one, or the one it answers
+    kept = _kept(journal, save, me, seq, identity) if seq >= 1 else None
+    resumed = seq >= 1 and kept is None
+    if resumed and save.partial:
+        raise NoRecordError("this machine has no record of your side of the match, which a turn code does not carry: ask for the file")
+    # with the journal, the carry is unpacked last: a changed message then fails on its own checks, not on the carry's
+    sides = (None, None) if save.partial else carry.unpack_sides(save) if resumed or save.signer == me else None
+    if resumed:
+        assert sides is not None
+        kept = _restore(sides[me], save.secrets.get(me), identity, match_id_bytes(save), seq)
+    if save.signer == me:
+        assert kept is not None and sides is not None
+        _check_carry(sides, me, kept)
+        if save.partial:
+            save = dataclasses.replace(save, history=kept.turns or ())
+        return Opened(save, path, me, kept.seat, check, mine=True, sides=sides, resumed=resumed, **_context(identity, journal, source))
+    message = save.protocol.get("message")
+    if not isinstance(message, dict):
+        raise TableMismatchError("the file has no protocol message to take in")
+    if kept is None:  # the invitation: this player joins
+        kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, history_digest(()), turns=())
+    _check_labels_before(save, kept, me)
+    seat = kept.seat
+    moves = seat.receive(message)  # the protocol reads it into its own typed message, leaving the save's as it is
+    if save.partial:  # what the file of this turn would state, as this player computes it
+        if kept.turns is None:
+            raise NoRecordError("your journal does not list this game's turns (an older spite kept it): ask for the file")
+        game = _game_label(message, kept.game)
+        history = _turns_after(kept.turns, kept.game, game, save.signer, moves)
+        save = dataclasses.replace(save, history=history, state=_table_after(seat, moves))
+    _check_labels_after(save, kept, message, moves)
+    _check_table(save, seat, moves)
+    sides = sides or carry.unpack_sides(save)
+    if seq >= 1:
+        _check_carry(sides, me, kept)
+    return Opened(save, path, me, seat, check, moves, sides=sides, resumed=resumed, **_context(identity, journal, source))
+
+
+def _context(identity: Identity, journal: Journal, source: SaveFile) -> dict[str, Any]:
+    """What an Opened keeps of how it was opened: for whom, with which journal, from which save."""
+    return {"identity": identity, "journal": journal, "source": source}
+
+
+def seat_of(save: SaveFile, identity: Identity) -> int:
+    """This player's seat in the match of `save`; raises NotAPlayerError if they have none (and cannot join)."""
+    return _seat(save.players, save.seq, identity, "turn code" if save.partial else "file")
+
+
+def _seat(players: tuple[Player, ...], seq: int, identity: Identity, what: str) -> int:
+    mine = identity.public_text
+    for seat, player in enumerate(players):
+        if player.key == mine:
+            return seat
+    if seq == 1 and players[1].key == "":
+        return 1
+    names = " and ".join(p.name for p in players)
+    raise NotAPlayerError(f"this {what} belongs to a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
+
+
+def _game_label(message: dict, previous: int) -> int:
+    """The game a file belongs to: that of its moves, else of its deal step, else of the keys it returns."""
+    for section in ("turn", "deal", "secrets"):
+        if isinstance(message.get(section), dict) and isinstance(message[section].get("game"), int):
+            return message[section]["game"]
+    return previous
+
+
+def _turns_after(turns: tuple[TurnRecord, ...], was: int, game: int, by: int, moves: list[Move]) -> tuple[TurnRecord, ...]:
+    """This game's turns after a file of `game` with `moves` by seat `by`, from the turns of game `was` before it."""
+    earlier = turns if game == was else ()
+    return (*earlier, TurnRecord(by, " ".join(map(str, moves)))) if moves else earlier
+
+
+def _table_after(seat: Seat, moves: list[Move]) -> dict[str, Any]:
+    """The table a file with `moves` states (the one they lead to); a file without moves states none."""
+    return {} if seat.state is None or not moves else table_data(seat.state)
+
+
+def _check_labels_before(save: SaveFile, kept: _Kept, me: int) -> None:
+    """Rules and players are those of the match as this player last wrote them (seat 1 is filled in once, on joining)."""
+    if kept.blob and me in save.secrets and save.secrets[me] != kept.blob:  # left out in an answer to a turn code
+        raise TableMismatchError("the file does not carry back your sealed secrets as your last file had them")
+    if save.rules != kept.rules:
+        raise TableMismatchError("the file changes the rules of the match (pay-off size, target score or another number)")
+    for seat in (0, 1):
+        was, now = kept.players[seat], save.players[seat]
+        joining = seat == 1 and save.seq == 2  # the answer to the invitation fills in what the inviter left open
+        if now.key != was.key and not (joining and was.key == ""):
+            raise TableMismatchError(f"the file changes the key of seat {seat} ({was.name})")
+        if now.name != was.name and not (joining and was.name == DEFAULT_OPPONENT):
+            raise TableMismatchError(f"the file changes the name of seat {seat} ({was.name})")
+
+
+def _check_labels_after(save: SaveFile, kept: _Kept, message: dict, moves: list[Move]) -> None:
+    """Game, turn, history and score in the file are those its protocol message leads to."""
+    game = _game_label(message, kept.game)
+    if save.game != game:
+        raise TableMismatchError(f"the file says game {save.game}, its protocol message belongs to game {game}")
+    earlier, this = (save.history[:-1], save.history[-1:]) if moves else (save.history, ())
+    same_earlier = history_digest(earlier) == kept.history if kept.game == game else not earlier
+    if not same_earlier or this != ((TurnRecord(save.signer, " ".join(map(str, moves))),) if moves else ()):
+        raise TableMismatchError("the move list in the file is not this game's moves so far: an earlier turn was changed, or this one")
+    if save.turn != len(save.history):
+        raise TableMismatchError(f"the file says turn {save.turn}; this game has had {len(save.history)} turns")
+    if tuple(save.score) != kept.seat.party.record.scores:
+        raise TableMismatchError(
+            f"the file says the score is {save.score[0]}-{save.score[1]}, the games played give "
+            f"{kept.seat.party.record.scores[0]}-{kept.seat.party.record.scores[1]}"
+        )
+
+
+def _check_table(save: SaveFile, seat: Seat, moves: list[Move]) -> None:
+    """A file with moves states the table they lead to, which must be the recomputed one; a file without moves states none."""
+    if dict(save.state) != _table_after(seat, moves):
+        raise TableMismatchError("the table in this file is not the one its moves lead to: it was edited or made wrongly")
