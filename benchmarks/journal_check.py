@@ -67,10 +67,14 @@ def main() -> None:
         }
         db.close()
     pages = result["journal_pages"]
-    print(f"a match to {args.target} ({args.bots}): {len(files)} files; the journal of its first player: "
-          f"{result['journal_bytes']:,} B in {pages} pages")
-    print(f"open to write (with the quick check) {result['open_to_write_ms']} ms, read-only {result['open_read_only_ms']} ms, "
-          f"the quick check alone (on an open connection) {result['quick_check_ms']} ms (medians of {args.rounds})")
+    print(
+        f"a match to {args.target} ({args.bots}): {len(files)} files; the journal of its first player: "
+        f"{result['journal_bytes']:,} B in {pages} pages"
+    )
+    print(
+        f"open to write (with the quick check) {result['open_to_write_ms']} ms, read-only {result['open_read_only_ms']} ms, "
+        f"the quick check alone (on an open connection) {result['quick_check_ms']} ms (medians of {args.rounds})"
+    )
     print(json.dumps(result))
 
 

@@ -23,6 +23,14 @@ from pbm.transport.mail import Found, save_name
 MATCHES_DIR = "matches"
 
 
+class Next(enum.StrEnum):
+    """Who writes the next file of a match: this player, the opponent, or nobody (the match is over)."""
+
+    YOU = "you"
+    THEM = "them"
+    OVER = "over"
+
+
 class Taken(enum.Enum):
     """What became of a save or turn code found in a message."""
 
@@ -33,7 +41,9 @@ class Taken(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Intake:
+    """What became of one save or turn code found in the mail (`what`), and where it was kept or why it was not."""
+
     what: Taken
     match: str
     seq: int
@@ -48,62 +58,62 @@ def match_folder(home: Path, match: str) -> Path:
     return ensure_private_dir(Path(home) / MATCHES_DIR / match[:8])
 
 
-def take(found: Found, identity: Identity, journal: Journal) -> Outcome:
+def take(found: Found, identity: Identity, journal: Journal) -> Intake:
     """Keep the save or turn code `found` in its match's folder, unless it is a duplicate, the player's own, or not good."""
     item = found.item
     match, seq = item.match, item.seq
     if not is_match_id(match):  # the readers refuse it first; here it would name a folder
-        return Outcome(Taken.REFUSED, match[:64], seq, why="its match id is not one spite makes")
+        return Intake(Taken.REFUSED, match[:64], seq, why="its match id is not one spite makes")
     signer = item.signer if isinstance(item, SaveFile) else item.turn.get("signer")
     if type(signer) is not int or signer not in (0, 1):
-        return Outcome(Taken.REFUSED, match, seq, why="it names no signer")
+        return Intake(Taken.REFUSED, match, seq, why="it names no signer")
     pinned = journal.pinned(match)
     players = pinned if pinned is not None else (item.players if isinstance(item, SaveFile) else None)
     if players is not None and players[signer].key == identity.public_text:
-        return Outcome(Taken.MINE, match, seq)
+        return Intake(Taken.MINE, match, seq)
     if players is not None and players[1 - signer].key not in (identity.public_text, ""):
-        return Outcome(Taken.REFUSED, match, seq, why="it is a turn of a match between two other players")
+        return Intake(Taken.REFUSED, match, seq, why="it is a turn of a match between two other players")
     if isinstance(item, SaveFile):
         refused = _refusal(item, journal)
         if refused is not None:
             return refused
     latest = journal.latest(match)
     if (latest is not None and latest.seq >= seq) or journal.taken(match, seq) is not None:
-        return Outcome(Taken.DUPLICATE, match, seq)
+        return Intake(Taken.DUPLICATE, match, seq)
     try:
         name = save_name(item)
     except SpiteError as e:
-        return Outcome(Taken.REFUSED, match, seq, why=str(e))
+        return Intake(Taken.REFUSED, match, seq, why=str(e))
     opponent = players[signer].name if players is not None else "your opponent"
     path = _fresh(match_folder(journal.home, match) / name)
     write_new(path, found.data, match)
     if not journal.take(match, seq, path, opponent, found.sender):
         path.unlink()  # another spite took it meanwhile
-        return Outcome(Taken.DUPLICATE, match, seq)
+        return Intake(Taken.DUPLICATE, match, seq)
     if isinstance(item, SaveFile) and found.sender and journal.address(match) is None:
         journal.keep_address(match, found.sender)  # answer whoever sent a signed turn, unless the player said otherwise
-    return Outcome(Taken.KEPT, match, seq, path)
+    return Intake(Taken.KEPT, match, seq, path)
 
 
-def _refusal(save: SaveFile, journal: Journal) -> Outcome | None:
+def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
     """Why `save` is not kept (a duplicate, a bad signature, a fork, a key change), or None if it may be."""
     match, seq, name = save.match, save.seq, save.players[save.signer].name
     fork = f"{name} sent two different versions of save {seq} of match {match[:8]}: the first one stands"
     try:
         saves.verify(save, journal.key_for(save))
     except SpiteError as e:
-        return Outcome(Taken.REFUSED, match, seq, why=str(e))
+        return Intake(Taken.REFUSED, match, seq, why=str(e))
     latest = journal.latest(match)
     if latest is not None and seq <= latest.seq:  # a turn already recorded: the same file again, or another version of it
         recorded = journal.at(match, seq)
         same = recorded is None or recorded.hash == save.hash  # None: the journal began later in the match
-        return Outcome(Taken.DUPLICATE, match, seq) if same else Outcome(Taken.REFUSED, match, seq, why=fork)
+        return Intake(Taken.DUPLICATE, match, seq) if same else Intake(Taken.REFUSED, match, seq, why=fork)
     try:
         journal.check(save)
     except ChainError:
         pass  # a file in between has not come yet: this one waits for it
     except SpiteError as e:  # another key, or a second version of the turn after the latest
-        return Outcome(Taken.REFUSED, match, seq, why=str(e))
+        return Intake(Taken.REFUSED, match, seq, why=str(e))
     kept = journal.taken(match, seq)
     if kept is not None:
         try:
@@ -111,7 +121,7 @@ def _refusal(save: SaveFile, journal: Journal) -> Outcome | None:
         except (OSError, SpiteError):
             return None  # the kept file is gone or damaged: the duplicate check that follows still holds
         if isinstance(first, SaveFile) and first.hash != save.hash:
-            return Outcome(Taken.REFUSED, match, seq, why=fork)
+            return Intake(Taken.REFUSED, match, seq, why=fork)
     return None
 
 
@@ -131,7 +141,7 @@ class Standing:
     match: str
     opponent: str
     score: tuple[int, int] | None  # mine first; None for an invitation not yet played
-    next: str  # "you", "them" or "over"
+    next: Next
     since: str  # when the latest file was written or came in (ISO 8601, UTC)
     file: str  # the file to play when it is this player's move, else the last file
     address: str
@@ -157,7 +167,7 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         them = info.players[1 - me] if info is not None and me is not None else None
         fingerprint = them.fingerprint if them is not None and them.key else ""
         waiting[row.match] = Standing(
-            row.match, row.opponent, score, "you", row.taken_at, row.path, address, new=True, fingerprint=fingerprint
+            row.match, row.opponent, score, Next.YOU, row.taken_at, row.path, address, new=True, fingerprint=fingerprint
         )
     rows = list(waiting.values())
     for info in infos.values():
@@ -166,7 +176,7 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
             continue
         them = info.players[1 - me]
         latest = info.latest
-        nxt = "over" if info.over else "you" if info.waiting_for == me else "them"
+        nxt = Next.OVER if info.over else Next.YOU if info.waiting_for == me else Next.THEM
         score = (info.score[me], info.score[1 - me])
         address, fingerprint = journal.address(info.match) or "", them.fingerprint if them.key else ""
         standing = Standing(

@@ -548,8 +548,8 @@ class Journal:
 
     # --- this player's own side of a match ---
 
-    def seat(self, match: str, seq: int) -> str | None:
-        """This player's protocol state after save `seq` of `match`, if this journal kept it."""
+    def kept_side(self, match: str, seq: int) -> str | None:
+        """This player's side after their save `seq` of `match` as the journal kept it (JSON text), if it kept it."""
         row = self._db.execute("SELECT data FROM seats WHERE match = ? AND seq = ?", (match, seq)).fetchone()
         return row[0] if row else None
 

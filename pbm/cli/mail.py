@@ -297,7 +297,7 @@ def inbox(
     home = spite_home()
     identity = _identity(home)
     where = ""  # the IMAP mailbox, whose last look the journal keeps
-    outcomes: list[kept.Outcome] = []
+    outcomes: list[kept.Intake] = []
     with Journal.open(home) as journal:
         if maildir is not None:
             box = mail.maildir_box(maildir, every)
@@ -326,7 +326,7 @@ def inbox(
     _report(outcomes)
     print_standings(rows)
     if play:
-        mine = next((r for r in rows if r.next == "you"), None)
+        mine = next((r for r in rows if r.next is kept.Next.YOU), None)
         if mine is None:
             session.out.print("Nothing waits for you.")
             return
@@ -360,7 +360,7 @@ def _standing_json(r: "Standing") -> dict[str, Any]:
         "match": r.match,
         "opponent": r.opponent,
         "score": list(r.score) if r.score else None,
-        "next": r.next,
+        "next": r.next.value,
         "since": r.since,
         "file": r.file,
         "address": r.address or None,

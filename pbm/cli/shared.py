@@ -204,24 +204,32 @@ def print_standings(rows: "list[Standing]") -> None:
     """The one view of every match: opponent, score, whose move, since when, the opponent's address, the file."""
     from rich.table import Column, Table
 
+    from pbm.inbox import Next
+
     if not rows:
         session.out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
         return
     table = Table(
-        Column("match", no_wrap=True), Column("opponent", overflow="fold"), Column("fingerprint", no_wrap=True), "score", "next", "since",
-        Column("address", no_wrap=True, overflow="fold"), Column("file", overflow="fold"),
+        Column("match", no_wrap=True),
+        Column("opponent", overflow="fold"),
+        Column("fingerprint", no_wrap=True),
+        "score",
+        "next",
+        "since",
+        Column("address", no_wrap=True, overflow="fold"),
+        Column("file", overflow="fold"),
     )  # fmt: skip; where room is short the file name folds first (the file to play is named in full below)
     wide = session.out.width >= 110  # else a fingerprint takes two lines of two groups
     for r in rows:
         them = plain(r.opponent)
-        nxt = "play it (new)" if r.new else {"you": "you", "them": them, "over": "over"}[r.next]
+        nxt = "play it (new)" if r.new else them if r.next is Next.THEM else r.next.value
         score = f"{r.score[0]}–{r.score[1]}" if r.score else ""
         name = Path(r.file).name if r.file else ""  # the whole path is in the line below the table, and in --json
         key = r.fingerprint if wide or not r.fingerprint else r.fingerprint[:10] + "\n" + r.fingerprint[10:]
         cells = (Text(them), key, score, Text(nxt), _ago(r.since), Text(plain(r.address)), Text(plain(name)))
         table.add_row(r.match[:8], *cells)
     session.out.print(table)
-    waiting = [r for r in rows if r.next == "you"]
+    waiting = [r for r in rows if r.next is Next.YOU]
     if waiting:
         session.out.print(f"Your move: spite play {plain(waiting[0].file)}   (or spite inbox --play)", soft_wrap=True, markup=False)
     for r in rows:
@@ -231,7 +239,7 @@ def print_standings(rows: "list[Standing]") -> None:
                 markup=False,
             )
     for r in rows:
-        if r.next == "them" and r.address:
+        if r.next is Next.THEM and r.address:
             session.out.print(
                 f"Waiting for {plain(r.opponent)} in {r.match[:8]}: if your file was lost, spite resend {r.match[:8]}", markup=False
             )

@@ -269,7 +269,7 @@ def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
     """
     turn = dict(code.turn)
     if "rules" not in turn or "players" not in turn:
-        text = journal.seat(code.match, code.seq - 1) or journal.seat(code.match, code.seq)
+        text = journal.kept_side(code.match, code.seq - 1) or journal.kept_side(code.match, code.seq)
         side = json.loads(text).get("side") if text else None
         if not isinstance(side, dict):
             players = turn.get("players")

@@ -81,7 +81,7 @@ def _restore(side: Side | None, blob: str | None, identity: Identity, match: byt
 
 def _kept(journal: Journal, save: SaveFile, me: int, seq: int, identity: Identity) -> _Kept | None:
     """This player's side after their save `seq` as their journal kept it, or None if it has no record of it."""
-    text = journal.seat(save.match, seq)
+    text = journal.kept_side(save.match, seq)
     if text is None:
         return None
     data = json.loads(text)

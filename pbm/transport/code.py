@@ -540,4 +540,3 @@ def _run(line: str, i: int, state: _State, stop: int) -> tuple[_State, int]:
             wants_value = False
         i += 1
     return (in_text, depth, braces, wants_value, wants_equals, statement, inside), i
-

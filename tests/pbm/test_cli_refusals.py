@@ -195,7 +195,7 @@ def test_garbage_bytes_are_not_a_save(table: Table) -> None:
     refused_by_play_and_verify(table.bob, path, "not a spite save file")
     path.write_text("this is ] not = = toml\n")
     refused_by_play_and_verify(table.bob, path, "neither a turn code", "nor a spite save")
-    path.write_text('# spite save: play it with spite\nthis is ] not = = toml\n')  # a save's header: read as a save, cut or edited
+    path.write_text("# spite save: play it with spite\nthis is ] not = = toml\n")  # a save's header: read as a save, cut or edited
     refused_by_play_and_verify(table.bob, path, "not valid TOML")
 
 

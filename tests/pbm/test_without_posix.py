@@ -121,15 +121,15 @@ def test_the_prompt_works_without_readline(tmp_path: Path) -> None:
 
 def test_the_history_is_trimmed_only_by_a_readline_that_can(monkeypatch: pytest.MonkeyPatch) -> None:
     """pyreadline3, Windows' readline, has no remove_history_item: answering 'Write it?' must not fail for want of it."""
-    import pbm.cli
+    from pbm.cli import play
 
     pyreadline3 = types.SimpleNamespace(get_current_history_length=lambda: 2)
     monkeypatch.setitem(sys.modules, "readline", pyreadline3)
-    pbm.cli._forget_last_line()
+    play._forget_last_line()
     removed: list[int] = []
     gnu = types.SimpleNamespace(get_current_history_length=lambda: 2, remove_history_item=removed.append)
     monkeypatch.setitem(sys.modules, "readline", gnu)
-    pbm.cli._forget_last_line()
+    play._forget_last_line()
     assert removed == [1]
 
 

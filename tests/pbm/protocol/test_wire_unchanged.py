@@ -110,4 +110,3 @@ def test_a_saved_state_read_back_is_saved_the_same() -> None:
         message = _data(seat.send())
         cur = 1 - cur
     assert outboxes >= 2  # states saved with a deal step waiting in the outbox
-
