@@ -19,8 +19,8 @@ from typer.core import TyperCommand, TyperGroup
 from engine.cards import CardNotationError
 from engine.moves import IllegalMoveError, InvalidMoveError
 from pbm import render
-from pbm.errors import PassphraseError, SpiteError
-from pbm.home import JOURNAL_FILE
+from pbm.errors import IdentityError, PassphraseError, SpiteError
+from pbm.home import HOME_ENV, JOURNAL_FILE
 from pbm.identity import Identity, exposure, load_or_create, needs_passphrase, player_path, rename
 from pbm.shown import LINE, cut, plain
 
@@ -160,11 +160,19 @@ def _look() -> render.Look:
     return render.Look()
 
 
-def _identity(home: Path, name: str | None = None, new_key: bool = False) -> Identity:
+def _identity(home: Path, name: str | None = None, new_key: bool = False, look: bool = False) -> Identity:
     """The player's identity: on first use at a terminal their name is asked once; a passphrase gets three tries.
 
-    A key others can read, or a home others can change, is warned about on every command.
+    A command that only looks (`look`: show, verify, games) never makes one: a home without a key is named instead, as a
+    mistyped SPITE_HOME would be. A key others can read, or a home others can change, is warned about on every command.
     """
+    path = player_path(home)
+    if look and not path.exists() and not path.is_symlink() and not (home / JOURNAL_FILE).exists():  # else: its own words
+        where = f"{home} (SPITE_HOME)" if os.environ.get(HOME_ENV) else str(home)
+        raise IdentityError(
+            f"there is no spite key in {where}, so nothing of yours to show: is that your spite home? "
+            "Nothing was made; 'spite id' makes a key there"
+        )
     identity = _load_identity(home, name, new_key)
     for warning in exposure(identity, home):
         session.err.print(plain(warning), soft_wrap=True)
@@ -178,6 +186,7 @@ def _load_identity(home: Path, name: str | None, new_key: bool) -> Identity:
         if name is None and not lost and _interactive_terminal():
             from pbm.identity import login_name
 
+            session.err.print(f"spite has no key for you in {home} yet: it makes one there now (your spite home).", soft_wrap=True)
             name = typer.prompt("Your name, as your opponents will see it", default=login_name()).strip() or None
         return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"), new_key=new_key)
     if new_key:

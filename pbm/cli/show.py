@@ -22,7 +22,7 @@ def _seen(file: Path | None, paste: bool) -> Opened:
     """What the player gave opened for show or verify (an earlier file of the match too), recorded as seen without a disk sync."""
     given = _given(file, paste)
     home = spite_home()
-    identity = _identity(home)
+    identity = _identity(home, look=True)
     try:
         journal = Journal.open(home, check=False)  # a look: the commands that write answers check every page
     except HomeError:  # a home that cannot be written: look all the same, from the journal as it is
@@ -151,7 +151,7 @@ def games() -> None:
     from pbm.inbox import standings
 
     home = spite_home()
-    identity = _identity(home)
+    identity = _identity(home, look=True)
     with Journal.open(home, write=False) as journal:  # a list needs no quick check of every page, and writes nothing
         settle = bool(journal.unwritten())  # unless a stopped 'spite new' left an invitation to keep or forget
         rows = [] if settle else standings(identity, journal)

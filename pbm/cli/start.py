@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from engine.rules import G4A
-from pbm.cli.app import NameOption, PayoffOption, TargetOption, ToOption, UsageError, _handled, _identity, command, session
+from pbm.cli.app import NameOption, PayoffOption, TargetOption, ToOption, UsageError, _handled, _identity, _version, command, session
 from pbm.cli.shared import _how_to_send, _say_settled
 from pbm.client.answer import new_match, replace_rules, settle_invitations
 from pbm.client.receive import DEFAULT_OPPONENT
@@ -100,3 +100,28 @@ def new(
         _how_to_send(save, path, them, copy)
     session.out.print(f"They answer it with: spite play {plain(path.name)}, or spite play --paste (a code they copied).", soft_wrap=True)
     session.out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.")
+
+
+@command("version", hidden=True)
+def version_command() -> None:
+    """Print spite's version, as spite --version does."""
+    _version(True)
+
+
+@command("help", hidden=True)
+def help_command(
+    ctx: typer.Context,
+    name: Annotated[str | None, typer.Argument(metavar="COMMAND", show_default=False, help="A command of spite.")] = None,
+) -> None:
+    """Show spite's help, or a command's (spite help play is spite play --help)."""
+    parent = ctx.parent
+    assert parent is not None  # a command always runs under the app
+    if name is None:
+        text = parent.get_help()
+    else:
+        found = parent.command.get_command(parent, name) if isinstance(parent.command, typer.core.TyperGroup) else None
+        if found is None:
+            raise UsageError(f"No such command '{name}'.", ctx=ctx)
+        text = found.get_help(found.make_context(name, [], parent=parent, resilient_parsing=True))
+    if text.strip():  # rich help prints itself and gives back nothing
+        session.out.print(text, markup=False, highlight=False)

@@ -195,3 +195,13 @@ def test_a_passphrase_gets_three_tries_at_a_terminal(tmp_path: Path) -> None:
             assert "spite: wrong passphrase" in child.before
         else:
             assert "name:        Ann" in child.before
+
+
+def test_version_and_help_work_as_users_type_them(tmp_path: Path) -> None:
+    player = Player("A", tmp_path / "home")
+    assert player.ok("version").stdout == player.ok("--version").stdout
+    assert "Usage: spite [OPTIONS] COMMAND" in player.ok("help").stdout
+    assert player.ok("help", "play").stdout.rstrip() == player.ok("play", "--help").stdout.rstrip()
+    unknown = player.spite("help", "nope")
+    assert unknown.exit_code == 2 and "No such command 'nope'" in unknown.stderr
+    assert not (tmp_path / "home").exists()  # asking for help makes nothing

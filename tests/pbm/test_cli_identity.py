@@ -140,3 +140,19 @@ def test_a_key_file_that_never_ends_is_refused_in_one_line(tmp_path: Path) -> No
     tmp_path.chmod(0o700)
     (tmp_path / "identity.pem").symlink_to("/dev/zero")
     one_line(spite(tmp_path, "id"), "far too big to be a key file")
+
+
+def test_a_command_that_only_looks_never_makes_a_key_in_a_home_without_one(tmp_path: Path) -> None:
+    """A mistyped SPITE_HOME: games, show and verify name the home that has no key, and leave it as it was."""
+    real = tmp_path / "home"
+    assert spite(real, "id", "--name", "Alice").exit_code == 0
+    mistyped = tmp_path / "hmoe"
+    saved = Path(__file__).parents[2] / "examples" / "saves" / "01-alice.toml"
+    for args in (("games",), ("show", saved), ("verify", saved)):
+        run = spite(mistyped, *args)
+        assert run.exit_code == 1, run.output
+        assert f"there is no spite key in {mistyped} (SPITE_HOME)" in " ".join(run.stderr.split()), run.output
+        assert not mistyped.exists() or not any(mistyped.iterdir()), run.output
+    run = spite(mistyped, "games")
+    assert "Nothing was made; 'spite id' makes a key there" in " ".join(run.stderr.split())
+    assert "No matches yet" in spite(real, "games").stdout  # the real home lists as before

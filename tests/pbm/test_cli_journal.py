@@ -101,7 +101,7 @@ def test_a_damage_no_command_would_read_is_noticed_when_the_journal_is_opened(ma
 
 def test_a_journal_left_empty_is_not_taken_for_a_new_one_and_a_new_one_is_made_whole(mail: Mail, tmp_path: Path) -> None:
     fresh = tmp_path / "fresh-home"
-    mail.bob.ok("games", env={"SPITE_HOME": str(fresh)})  # a listing needs no journal, and makes none
+    assert_refused(mail.bob.spite("games", env={"SPITE_HOME": str(fresh)}), "there is no spite key in")  # a listing makes nothing
     assert not (fresh / "journal.sqlite").exists()
     mail.bob.ok("id", "--name", "Carol", env={"SPITE_HOME": str(fresh)})
     mail.bob.ok("new", "-o", tmp_path / "invitation.toml", env={"SPITE_HOME": str(fresh)})
