@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pbm.cli.app import ToOption, UsageError, _Command, _handled, _identity, app, command, session
-from pbm.cli.shared import _ago, print_standings
+from pbm.cli.shared import _ago, _standing_json, print_standings
 from pbm.errors import MailAuthError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.identity import Identity
@@ -16,7 +16,6 @@ from pbm.saves import SaveFile
 from pbm.shown import plain
 
 if TYPE_CHECKING:
-    from pbm.inbox import Standing
     from pbm.mailconf import MailSettings
 
 
@@ -353,18 +352,3 @@ def _report(outcomes: list[Any]) -> None:
 
 def _outcome_json(o: Any) -> dict[str, Any]:
     return {"match": o.match, "seq": o.seq, "what": o.what.value, "file": str(o.path) if o.path else None, "why": o.why or None}
-
-
-def _standing_json(r: "Standing") -> dict[str, Any]:
-    return {
-        "match": r.match,
-        "opponent": r.opponent,
-        "score": list(r.score) if r.score else None,
-        "next": r.next.value,
-        "since": r.since,
-        "file": r.file,
-        "address": r.address or None,
-        "fingerprint": r.fingerprint or None,
-        "new": r.new,
-        "joined": r.joined,
-    }

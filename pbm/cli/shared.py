@@ -3,7 +3,7 @@
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -243,3 +243,19 @@ def print_standings(rows: "list[Standing]") -> None:
             session.out.print(
                 f"Waiting for {plain(r.opponent)} in {r.match[:8]}: if your file was lost, spite resend {r.match[:8]}", markup=False
             )
+
+
+def _standing_json(r: "Standing") -> dict[str, Any]:
+    """A match as `spite games --json` and `inbox --json` list it (docs/show-json.md)."""
+    return {
+        "match": r.match,
+        "opponent": r.opponent,
+        "score": list(r.score) if r.score else None,
+        "next": r.next.value,
+        "since": r.since,
+        "file": r.file,
+        "address": r.address or None,
+        "fingerprint": r.fingerprint or None,
+        "new": r.new,
+        "joined": r.joined,
+    }

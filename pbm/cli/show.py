@@ -7,7 +7,7 @@ import typer
 
 from pbm import saves
 from pbm.cli.app import FileArg, PasteOpt, _handled, _identity, command, session
-from pbm.cli.shared import _board, _given, _keys_line, _result_line, _say_notes, _say_settled, print_standings
+from pbm.cli.shared import _board, _given, _keys_line, _result_line, _say_notes, _say_settled, _standing_json, print_standings
 from pbm.client.answer import settle_invitations
 from pbm.client.receive import Opened, look
 from pbm.errors import HomeError, SpiteError
@@ -74,51 +74,73 @@ def show(
 
 @command(epilog="Example: spite verify spite-3342e18f-g1-t4.toml")
 @_handled
-def verify(file: FileArg = None, paste: PasteOpt = False) -> None:
+def verify(
+    file: FileArg = None,
+    paste: PasteOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was checked as JSON for scripts (docs/show-json.md).")] = False,
+) -> None:
     """Run every check on FILE, a save or a turn code (signature, chain, moves, proofs, table, audits), and say what was checked."""
     opened = _seen(file, paste)
     _say_notes(opened, keys=False)
+    checked = _checked(opened)
+    if as_json:
+        save = opened.save
+        where = {"match": save.match, "seq": save.seq, "game": save.game, "turn": save.turn, "signer": save.players[save.signer].name}
+        session.out.print_json(data={**where, "checked": {key.replace(" ", "_"): text for key, text in checked}, "ok": True})
+        return
+    for key, text in checked:
+        session.out.print(f"{key + ':':<11}{text}")
+    if not opened.mine:
+        session.out.print("OK")
+
+
+def _checked(opened: Opened) -> list[tuple[str, str]]:
+    """What verify checked of `opened`, a line each: what was checked, and what it found (or why it was not checked here)."""
     save = opened.save
     signer = save.players[save.signer]
+    lines: list[tuple[str, str]] = []
     if save.partial:
-        session.out.print(f"format:    a turn code of {save.format} version {save.version}: the signed turn, completed from your journal")
-        session.out.print(f"signature: good, of the turn, by {plain(signer.name)} (key fingerprint {signer.fingerprint})")
+        lines.append(("format", f"a turn code of {save.format} version {save.version}: the signed turn, completed from your journal"))
+        lines.append(("signature", f"good, of the turn, by {plain(signer.name)} (key fingerprint {signer.fingerprint})"))
     else:
-        session.out.print(f"format:    {save.format} version {save.version}, within {saves.MAX_BYTES // 1024} KiB")
-        session.out.print(f"signature: good, by {plain(signer.name)} (key fingerprint {signer.fingerprint})")
+        lines.append(("format", f"{save.format} version {save.version}, within {saves.MAX_BYTES // 1024} KiB"))
+        lines.append(("signature", f"good, by {plain(signer.name)} (key fingerprint {signer.fingerprint})"))
     where = f"game {save.game}, turn {save.turn} of match {save.match[:8]} (file {save.seq} of the chain)"
     latest = opened.check.latest
     if opened.check.status is Status.EARLIER and latest is not None:
-        session.out.print(f"chain:     an earlier file: {where}; the match has moved on to game {latest.game}, turn {latest.turn}")
+        lines.append(("chain", f"an earlier file: {where}; the match has moved on to game {latest.game}, turn {latest.turn}"))
     else:
-        session.out.print(f"chain:     {opened.check.status.value}: {where}")
+        lines.append(("chain", f"{opened.check.status.value}: {where}"))
     if opened.resumed and not opened.mine:
-        session.out.print(
-            "not here:  this machine has no record of the match, so the files before this one (their chain is taken on "
-            "trust) and whether this is the newest file of the match are not checked ('spite play' asks)"
+        lines.append(
+            (
+                "not here",
+                "this machine has no record of the match, so the files before this one (their chain is taken on "
+                "trust) and whether this is the newest file of the match are not checked ('spite play' asks)",
+            )
         )
     if save.partial:
-        session.out.print("your side: in your journal (a turn code does not carry it)")
+        lines.append(("your side", "in your journal (a turn code does not carry it)"))
     elif opened.resumed:
-        session.out.print("your side: taken from this file (this machine has no record of it), sealed by you and unchanged")
+        lines.append(("your side", "taken from this file (this machine has no record of it), sealed by you and unchanged"))
     elif opened.carries_mine and (save.seq > 1 or opened.mine):
-        session.out.print("your side: carried as your last file left it")
+        lines.append(("your side", "carried as your last file left it"))
     elif save.seq > 1:
-        session.out.print("your side: not carried in this file (it would not have fitted); your journal has it")
+        lines.append(("your side", "not carried in this file (it would not have fitted); your journal has it"))
     if opened.mine:
-        session.out.print("moves:     your own file, checked when you wrote it")
-        return
+        lines.append(("moves", "your own file, checked when you wrote it"))
+        return lines
     n = len(opened.their_moves)
-    session.out.print(f"moves:     {n} move{'s' if n != 1 else ''} checked against the rules")
-    session.out.print("proofs:    every shuffle, card reveal and draw proof checks out")
+    lines.append(("moves", f"{n} move{'s' if n != 1 else ''} checked against the rules"))
+    lines.append(("proofs", "every shuffle, card reveal and draw proof checks out"))
     if save.partial:
-        session.out.print("table:     the one the moves lead to (a turn code states none)")
+        lines.append(("table", "the one the moves lead to (a turn code states none)"))
     else:
-        session.out.print("table:     the table in the file is the one the moves lead to")
+        lines.append(("table", "the table in the file is the one the moves lead to"))
     g = opened.seat.party.game
     if g is not None and g.audited:
-        session.out.print(f"audit:     game {g.number} audited: the revealed keys are those published, every card accounted for")
-    session.out.print("OK")
+        lines.append(("audit", f"game {g.number} audited: the revealed keys are those published, every card accounted for"))
+    return lines
 
 
 @command("code", epilog="Example: spite code spite-3342e18f-g1-t4.toml --copy")
@@ -146,7 +168,9 @@ def code_command(
 
 @command(epilog="Example: spite games")
 @_handled
-def games() -> None:
+def games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the matches as JSON for scripts (docs/show-json.md).")] = False,
+) -> None:
     """List your matches: opponent, score, whose turn and since when, the file to play or the last file, the opponent's address."""
     from pbm.inbox import standings
 
@@ -159,4 +183,7 @@ def games() -> None:
         with Journal.open(home) as journal:
             _say_settled(settle_invitations(journal))
             rows = standings(identity, journal)
+    if as_json:
+        session.out.print_json(data={"matches": [_standing_json(r) for r in rows]})
+        return
     print_standings(rows)

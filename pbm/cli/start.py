@@ -32,6 +32,7 @@ def id_command(
     new_key: Annotated[
         bool, typer.Option("--new-key", help="Make a new key in a spite home whose key is lost (its matches cannot go on).")
     ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print name, fingerprint, public key and home as JSON for scripts.")] = False,
 ) -> None:
     """Show your name, fingerprint, public key and spite home (your key is made on first use)."""
     home = spite_home()
@@ -40,6 +41,11 @@ def id_command(
         new = typer.prompt("New passphrase (empty for none)", default="", hide_input=True, confirmation_prompt=True, show_default=False)
         identity = rename(identity, identity.name, new or None)
         session.out.print("Your key is now protected by that passphrase." if new else "Your key has no passphrase now.")
+    if as_json:
+        session.out.print_json(
+            data={"name": identity.name, "fingerprint": identity.fingerprint, "public_key": identity.public_text, "home": str(home)}
+        )
+        return
     session.out.print(f"name:        {plain(identity.name)}")
     session.out.print(f"fingerprint: {identity.fingerprint}   (read it to your opponent to check their copy of your key)")
     session.out.print(f"public key:  {identity.public_text}")

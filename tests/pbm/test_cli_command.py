@@ -205,3 +205,18 @@ def test_version_and_help_work_as_users_type_them(tmp_path: Path) -> None:
     unknown = player.spite("help", "nope")
     assert unknown.exit_code == 2 and "No such command 'nope'" in unknown.stderr
     assert not (tmp_path / "home").exists()  # asking for help makes nothing
+
+
+def test_id_games_and_verify_list_as_json_too(tmp_path: Path) -> None:
+    from cli_helpers import answer, invite
+
+    alice, bob, invitation = invite(tmp_path, 3, 3)
+    joined = answer(bob, invitation)
+    me = json.loads(alice.ok("id", "--json").stdout)
+    assert me["name"] == "Alice" and me["public_key"].startswith("spite1:") and me["home"] == str(alice.home)
+    assert me["fingerprint"] in alice.ok("id").stdout
+    checked = json.loads(alice.ok("verify", "--json", joined).stdout)
+    assert checked["ok"] is True and checked["signer"] == "Bob" and checked["seq"] == 2
+    assert checked["checked"]["proofs"] == "every shuffle, card reveal and draw proof checks out"
+    (match,) = json.loads(alice.ok("games", "--json").stdout)["matches"]
+    assert match["opponent"] == "Bob" and match["next"] == "you" and match["file"] == str(joined.resolve())
