@@ -148,10 +148,12 @@ class Standing:
     new: bool = False  # it came in by mail and waits to be played
     joined: int = 1  # the first file of the match this machine recorded: above 1, the files before it were not checked here
     fingerprint: str = ""  # of the opponent's pinned key; "" until their key is pinned (first contact shows it)
+    unsent: bool = False  # this player's latest file of a match played by mail (an address is kept) was never mailed
 
 
 def standings(identity: Identity, journal: Journal) -> list[Standing]:
-    """Every match of this player's: those with a file waiting to be played first, then the most recently active."""
+    """Every match of this player's: answers written but never mailed first, then those with a file waiting to be played,
+    then the most recently active."""
     infos = {info.match: info for info in journal.matches()}  # the most recently active first
     waiting: dict[str, Standing] = {}
     for row in journal.waiting():
@@ -179,8 +181,10 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         nxt = Next.OVER if info.over else Next.YOU if info.waiting_for == me else Next.THEM
         score = (info.score[me], info.score[1 - me])
         address, fingerprint = journal.address(info.match) or "", them.fingerprint if them.key else ""
+        unsent = latest.signer == me and bool(address) and not journal.was_mailed(latest.hash)
         standing = Standing(
-            info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first, fingerprint=fingerprint
-        )
+            info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first, fingerprint=fingerprint,
+            unsent=unsent,
+        )  # fmt: skip
         rows.append(standing)
-    return rows
+    return sorted(rows, key=lambda r: not r.unsent)  # stable: the order above within each part

@@ -496,6 +496,10 @@ class Journal:
         with self._writing():
             self._db.execute("INSERT INTO mailed VALUES (?, ?, ?, ?)", (digest, match, address, now))
 
+    def was_mailed(self, digest: str) -> bool:
+        """Whether the save with hash `digest` was ever mailed from here."""
+        return self._db.execute("SELECT 1 FROM mailed WHERE hash = ? LIMIT 1", (digest,)).fetchone() is not None
+
     def last_mailed(self, match: str) -> tuple[str, str, str] | None:
         """The last save of `match` mailed from here: (its hash, the address, when), if any."""
         row = self._db.execute("SELECT hash, address, sent_at FROM mailed WHERE match = ? ORDER BY rowid DESC LIMIT 1", (match,)).fetchone()

@@ -8,7 +8,7 @@ import typer
 
 from pbm.cli.app import ToOption, UsageError, _Command, _handled, _identity, app, command, session
 from pbm.cli.shared import _ago, _standing_json, print_standings
-from pbm.errors import MailAuthError, SaveFormatError, SpiteError
+from pbm.errors import MailAuthError, MailError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.identity import Identity
 from pbm.journal import Journal
@@ -213,7 +213,11 @@ def send_file(path: Path, to: str | None = None) -> None:
     home = spite_home()
     identity = _identity(home)
     with Journal.open(home) as journal:
-        address = mail_save(identity, journal, save, data, path.name, to)
+        try:
+            address = mail_save(identity, journal, save, data, path.name, to)
+        except MailError as e:
+            again = f"run `spite send {path}` (or `spite resend {save.match[:8]}`) when the server works"
+            raise type(e)(f"{path.name} is written but not mailed: {e}; {again}") from e
     session.out.print(f"Mailed {path.name} to {address}: {plain(mail.subject(save))}", soft_wrap=True, markup=False)
 
 

@@ -239,7 +239,15 @@ def print_standings(rows: "list[Standing]") -> None:
                 markup=False,
             )
     for r in rows:
-        if r.next is Next.THEM and r.address:
+        if r.unsent:
+            session.out.print(
+                f"Not mailed: your file {plain(r.file)} of match {r.match[:8]} never went to {plain(r.address)}: "
+                f"spite send {plain(r.file)}   (or spite resend {r.match[:8]})",
+                soft_wrap=True,
+                markup=False,
+            )
+    for r in rows:
+        if r.next is Next.THEM and r.address and not r.unsent:
             session.out.print(
                 f"Waiting for {plain(r.opponent)} in {r.match[:8]}: if your file was lost, spite resend {r.match[:8]}", markup=False
             )
@@ -258,4 +266,5 @@ def _standing_json(r: "Standing") -> dict[str, Any]:
         "fingerprint": r.fingerprint or None,
         "new": r.new,
         "joined": r.joined,
+        "unsent": r.unsent,
     }

@@ -216,6 +216,35 @@ def test_a_lost_mail_is_sent_again_with_resend(pair: tuple[Mailer, Mailer], serv
     assert Path(waiting(view) or "").read_bytes() == invitation.read_bytes()  # the very file Alice wrote
 
 
+def test_an_answer_that_failed_to_mail_is_shown_first_until_it_is_sent(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    alice, bob = pair
+    invitations = []
+    for n in (1, 2):
+        path = alice.player.home / f"invitation-{n}.toml"
+        alice.ok("new", "-o", path, "--send", "--to", bob.account.address)
+        invitations.append(path)
+    first, second = (match_of(p) for p in invitations)
+    files = {match_of(Path(r["file"])): r["file"] for r in bob.inbox()["matches"]}
+    settings = bob.player.home / "mail.toml"
+    kept = settings.read_text()
+    settings.write_text(kept.replace(f"smtp_port = {servers.smtp_port}", f"smtp_port = {free_port()}"))  # the server is down
+    run = bob.spite("play", files[first], "--auto", "--think", THINK, "--send")
+    assert_refused(run, "written but not mailed", "refused the connection", "spite send ", f"spite resend {first[:8]}")
+    settings.write_text(kept)  # the server is back
+    bob.ok("play", files[second], "--auto", "--think", THINK, "--send")  # the later match is the more recently active
+    for view in (json.loads(bob.ok("games", "--json").stdout), bob.inbox()):
+        rows = view["matches"]
+        assert [(r["match"], r["unsent"]) for r in rows] == [(first, True), (second, False)], rows
+    unsent = rows[0]["file"]
+    for command in ("games", "inbox"):
+        out = bob.ok(command).stdout
+        assert f"Not mailed: your file {unsent}" in out and f"spite send {unsent}" in out, out
+        assert f"Waiting for Alice in {first[:8]}" not in out, out  # Alice is not waiting on a file that never went
+    assert f"to {alice.account.address}" in bob.ok("send", unsent).stdout
+    assert "Not mailed" not in bob.ok("games").stdout
+    assert [t["what"] for t in alice.inbox()["taken"]] == ["kept", "kept"]
+
+
 def test_a_duplicate_delivery_is_taken_once(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
     alice, bob = pair
     invite(alice, bob)
