@@ -1,8 +1,8 @@
 """Mail settings (``<home>/mail.toml``, mode 0600) and where the mail password comes from; the password is never written.
 
 The file holds servers, ports, security, the user name and the From address (docs/mail-settings.md). The password comes
-from SPITE_MAIL_PASSWORD, else the system keyring when the optional `keyring` package finds a usable one, else the
-terminal (the CLI asks).
+from SPITE_MAIL_PASSWORD, else the system keyring when the `keyring` package finds the system's own, else the
+terminal (the CLI asks, once per command).
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def _keyring() -> Any | None:
         import keyring
         from keyring.backends import chainer
 
-        backend = keyring.get_keyring()
+        backend: Any = keyring.get_keyring()  # a chainer's best backend, or None when it has none
         if isinstance(backend, chainer.ChainerBackend):
             backend = max(backend.backends, key=lambda b: b.priority, default=None)
         module = type(backend).__module__
@@ -212,3 +212,20 @@ def remember_password(settings: MailSettings, password: str) -> bool:
     except Exception:
         return False
     return True
+
+
+def password_source(settings: MailSettings, just_kept: bool = False) -> str:
+    """Where the mail password comes from on this machine, in one sentence (`just_kept`: setup has just put it in the keyring)."""
+    import os
+
+    if os.environ.get(PASSWORD_ENV):
+        return f"Your password is read from {PASSWORD_ENV} (it is set here)."
+    ring = _keyring()
+    if ring is not None:
+        name = f"the system keyring ({type(ring.get_keyring()).__name__})"
+        if just_kept:
+            return f"Your password is kept in {name}, as {KEYRING_SERVICE} / {settings.keyring_user}: spite does not ask for it again."
+        if stored_password(settings) is not None:
+            return f"Your password is kept in {name}, as {KEYRING_SERVICE} / {settings.keyring_user}."
+        return f"Your password is not in {name} yet: spite asks for it once per command until spite mail setup keeps it there."
+    return f"spite asks for your password once per command (or set {PASSWORD_ENV}): there is no system keyring here."

@@ -119,10 +119,8 @@ def setup(
         _try_servers(settings, password)
     path = mailconf.save(home, settings)
     session.out.print(f"Mail settings kept in {path} (readable by you only; no password in it).", soft_wrap=True)
-    if asked and mailconf.remember_password(settings, password):
-        session.out.print("Your password is kept in the system keyring.")
-    elif not no_check and not mailconf.stored_password(settings):
-        session.out.print(f"spite asks for your password each time (or set {mailconf.PASSWORD_ENV}): there is no system keyring here.")
+    kept = asked and mailconf.remember_password(settings, password)
+    session.out.print(mailconf.password_source(settings, kept), soft_wrap=True)
 
 
 def _try_servers(settings: "MailSettings", password: str) -> None:
@@ -143,22 +141,28 @@ def _try_servers(settings: "MailSettings", password: str) -> None:
             session.out.print(f"Maildir {settings.maildir}: found.", soft_wrap=True)
 
 
+_asked: dict[str, str] = {}  # the passwords asked for in this command, by keyring entry: asked once per command
+
+
 def password_for(settings: "MailSettings", ask_first: bool = False) -> tuple[str, bool]:
     """The mail password (from SPITE_MAIL_PASSWORD, the keyring or the terminal) and whether it was asked for.
 
-    `ask_first` (setup): at a terminal the password is asked even if the keyring has one, which may be an old one.
+    A password asked at the terminal is kept for the rest of the command. `ask_first` (setup): at a terminal the
+    password is asked even if the keyring has one, which may be an old one.
     """
     import os
 
     from pbm import mailconf
 
     asking = ask_first and sys.stdin.isatty() and not os.environ.get(mailconf.PASSWORD_ENV)
-    stored = None if asking else mailconf.stored_password(settings)
+    stored = None if asking else _asked.get(settings.keyring_user) or mailconf.stored_password(settings)
     if stored is not None:
         return stored, False
     if not sys.stdin.isatty():
         raise MailAuthError(f"no mail password: set {mailconf.PASSWORD_ENV}, or run this at a terminal to be asked")
-    return typer.prompt(f"Mail password for {settings.user} (an app password for Gmail, Fastmail, iCloud)", hide_input=True), True
+    password = typer.prompt(f"Mail password for {settings.user} (an app password for Gmail, Fastmail, iCloud)", hide_input=True)
+    _asked[settings.keyring_user] = password
+    return password, True
 
 
 def _address(journal: Journal, save: SaveFile, to: str | None, me: int) -> str:

@@ -54,6 +54,7 @@ def mailer(servers: MailServers, root: Path, name: str) -> Mailer:
     m = Mailer(make_player(root, name), servers.account(name))
     run = m.ok(*servers.setup_args(m.account))
     assert "SMTP 127.0.0.1" in run.stdout and "IMAP 127.0.0.1" in run.stdout, run
+    assert "Your password is read from SPITE_MAIL_PASSWORD" in run.stdout, run  # setup says where the password will come from
     return m
 
 
@@ -487,7 +488,7 @@ def test_setup_and_send_ask_at_a_terminal(servers: MailServers, tmp_path: Path) 
             child.expect_exact(prompt)
             child.sendline(answer)
         child.expect_exact("Mail settings kept in")
-        child.expect_exact("spite asks for your password each time")
+        child.expect_exact("spite asks for your password once per command")
         child.expect(pexpect.EOF)
         assert account.password not in (home / "mail.toml").read_text()
 
@@ -505,3 +506,22 @@ def test_setup_and_send_ask_at_a_terminal(servers: MailServers, tmp_path: Path) 
         child.expect_exact(f"to {bob.address} again")
         child.expect(pexpect.EOF)
         assert len(messages(bob)) == 2
+
+
+@needs_pty
+def test_inbox_play_send_asks_for_the_password_once(pair: tuple[Mailer, Mailer]) -> None:
+    import pexpect  # only where there are pseudo-terminals (needs_pty)
+
+    alice, bob = pair
+    invite(alice, bob)
+    env = process_env(bob.player.home, PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring")  # no keyring: asked at the terminal
+    env.pop("SPITE_MAIL_PASSWORD", None)
+    child = pexpect.spawn(sys.executable, ["-m", "pbm.cli", "inbox", "--play", "--send"], env=env, encoding="utf-8", timeout=60)
+    asked = 0
+    while child.expect_exact(["Mail password for", pexpect.EOF]) == 0:
+        asked += 1
+        child.sendline(bob.account.password)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert asked == 1  # the inbox's fetch and the answer's send share the one password typed
+    assert [t["what"] for t in alice.inbox()["taken"]] == ["kept"]  # and the answer went
