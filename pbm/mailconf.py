@@ -17,6 +17,7 @@ from pbm.errors import MailSettingsError
 from pbm.home import write_atomic
 
 SETTINGS_FILE = "mail.toml"
+DRAFT_FILE = "mail-draft.toml"  # the answers of a setup whose servers failed: the next setup offers them
 PASSWORD_ENV = "SPITE_MAIL_PASSWORD"
 KEYRING_SERVICE = "spite-mail"
 SECURITY = ("starttls", "tls", "plain")
@@ -124,23 +125,30 @@ def valid_address(text: str) -> str:
     return address
 
 
-def settings_path(home: Path) -> Path:
-    return Path(home) / SETTINGS_FILE
+def settings_path(home: Path, draft: bool = False) -> Path:
+    return Path(home) / (DRAFT_FILE if draft else SETTINGS_FILE)
 
 
-def save(home: Path, settings: MailSettings) -> Path:
-    """Write `settings` to the spite home's mail.toml (mode 0600, atomically); returns its path."""
+def save(home: Path, settings: MailSettings, draft: bool = False) -> Path:
+    """Write `settings` to the spite home's mail.toml (mode 0600, atomically), or as the `draft` of a setup that failed
+    (mail-draft.toml, beside it); returns its path. Keeping the settings removes the draft."""
     import tomli_w  # only setup writes the settings
 
-    head = "# spite mail settings: written by 'spite mail setup' (docs/mail-settings.md). No password is kept here.\n"
-    path = settings_path(home)
+    if draft:
+        head = "# the answers of a 'spite mail setup' whose servers failed: the next setup offers them. No password is kept here.\n"
+    else:
+        head = "# spite mail settings: written by 'spite mail setup' (docs/mail-settings.md). No password is kept here.\n"
+    path = settings_path(home, draft)
     write_atomic(path, (head + tomli_w.dumps(asdict(settings))).encode("utf-8"), mode=0o600)
+    if not draft:
+        settings_path(home, draft=True).unlink(missing_ok=True)
     return path
 
 
-def load(home: Path) -> MailSettings:
-    """The mail settings kept in the spite home; MailSettingsError if there are none or they are not valid."""
-    path = settings_path(home)
+def load(home: Path, draft: bool = False) -> MailSettings:
+    """The mail settings kept in the spite home (or the `draft` of a setup that failed); MailSettingsError if there are
+    none or they are not valid."""
+    path = settings_path(home, draft)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -1,6 +1,7 @@
 """Mail: spite mail setup, send, resend and inbox."""
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -66,10 +67,15 @@ def setup(
     from pbm import mailconf
 
     home = spite_home()
-    try:
-        old: MailSettings | None = mailconf.load(home)
-    except SpiteError:
-        old = None
+    old: MailSettings | None = None
+    for is_draft in (True, False):  # the answers of a setup that failed, else the settings kept
+        try:
+            old = mailconf.load(home, is_draft)
+        except SpiteError:
+            continue
+        if is_draft:
+            session.out.print(f"Offering the answers of the last setup, whose servers failed ({mailconf.DRAFT_FILE}).")
+        break
     preset = None
     if provider is not None:
         preset = mailconf.PROVIDERS.get(provider.lower())
@@ -115,30 +121,80 @@ def setup(
     )
     asked = False
     if not no_check:
-        password, asked = password_for(settings, ask_first=True)
-        _try_servers(settings, password)
+        try:
+            password, asked = password_for(settings, ask_first=True)
+            _try_servers(settings, password)
+        except MailError as e:
+            draft = mailconf.save(home, settings, draft=True)
+            raise type(e)(f"{e} (your answers are kept in {draft}: spite mail setup offers them again)") from e
     path = mailconf.save(home, settings)
     session.out.print(f"Mail settings kept in {path} (readable by you only; no password in it).", soft_wrap=True)
     kept = asked and mailconf.remember_password(settings, password)
     session.out.print(mailconf.password_source(settings, kept), soft_wrap=True)
 
 
-def _try_servers(settings: "MailSettings", password: str) -> None:
-    """Log in to both servers (or find the Maildir) and say so; MailError naming what failed."""
+def _checks(settings: "MailSettings", password: str) -> list[tuple[str, str, Callable[[], None]]]:
+    """Each server's check (or the Maildir's): what it is, what it says when it passes, and the check (MailError if not)."""
     from pbm.transport import mail
 
-    mail.check_smtp(settings, password)
-    session.out.print(
-        f"SMTP {settings.smtp_host}:{settings.smtp_port} ({settings.smtp_security}): logged in as {settings.user}.", soft_wrap=True
-    )
-    if settings.uses_imap:
-        mail.check_imap(settings, password)
-        session.out.print(
-            f"IMAP {settings.imap_host}:{settings.imap_port} ({settings.imap_security}): logged in, INBOX opened.", soft_wrap=True
-        )
-    else:
+    def maildir() -> None:
         with mail.maildir_box(Path(settings.maildir)):
-            session.out.print(f"Maildir {settings.maildir}: found.", soft_wrap=True)
+            pass
+
+    smtp = f"SMTP {settings.smtp_host}:{settings.smtp_port} ({settings.smtp_security})"
+    checks = [(smtp, f"logged in as {settings.user}.", lambda: mail.check_smtp(settings, password))]
+    if settings.uses_imap:
+        imap = f"IMAP {settings.imap_host}:{settings.imap_port} ({settings.imap_security})"
+        checks.append((imap, "logged in, INBOX opened.", lambda: mail.check_imap(settings, password)))
+    else:
+        checks.append((f"Maildir {settings.maildir}", "found.", maildir))
+    return checks
+
+
+def _try_servers(settings: "MailSettings", password: str) -> None:
+    """Log in to both servers (or find the Maildir) and say so; MailError naming what failed."""
+    for what, passed, check in _checks(settings, password):
+        check()
+        session.out.print(f"{what}: {passed}", soft_wrap=True)
+
+
+@mail_app.command("test", cls=_Command, epilog="Example: spite mail test")
+@_handled
+def mail_test() -> None:
+    """Try both servers with the settings kept (log in, open the INBOX): one line each; exit status 1 if one fails."""
+    from pbm import mailconf
+
+    settings = mailconf.load(spite_home())
+    password, _ = password_for(settings)
+    failed = False
+    for what, passed, check in _checks(settings, password):
+        try:
+            check()
+        except MailError as e:
+            session.out.print(f"{what}: failed: {plain(str(e))}", soft_wrap=True, markup=False)
+            failed = True
+        else:
+            session.out.print(f"{what}: {passed}", soft_wrap=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+@mail_app.command("show", cls=_Command, epilog="Example: spite mail show")
+@_handled
+def mail_show() -> None:
+    """Print the mail settings kept (never a password) and where the password comes from."""
+    from dataclasses import asdict
+
+    from pbm import mailconf
+
+    home = spite_home()
+    settings = mailconf.load(home)
+    session.out.print(f"Mail settings in {mailconf.settings_path(home)}:", soft_wrap=True, markup=False)
+    for name, value in asdict(settings).items():
+        if name.startswith("imap_" if not settings.uses_imap else "maildir"):
+            continue  # the inbox is read from one of the two
+        session.out.print(f"  {name} = {plain(str(value))}", soft_wrap=True, markup=False)
+    session.out.print(mailconf.password_source(settings), soft_wrap=True)
 
 
 _asked: dict[str, str] = {}  # the passwords asked for in this command, by keyring entry: asked once per command

@@ -116,7 +116,10 @@ def _named_error(where: str, host: str, settings: MailSettings, e: Exception) ->
     if isinstance(e, smtplib.SMTPNotSupportedError):
         return MailTLSError(f"{where} does not offer STARTTLS: choose security tls")
     if isinstance(e, ssl.SSLCertVerificationError):
-        return MailTLSError(f"TLS with {where} failed: its certificate does not check out ({e.verify_message})")
+        return MailTLSError(
+            f"TLS with {where} failed: its certificate does not check out ({e.verify_message}); "
+            "for a private server's own certificate, set SSL_CERT_FILE to its file (PEM)"
+        )
     if isinstance(e, ssl.SSLError):
         return MailTLSError(f"TLS with {where} failed ({e.reason or e}): is the security (tls or starttls) right for that port?")
     if isinstance(e, ConnectionRefusedError):
@@ -146,9 +149,17 @@ def _said(e: object) -> str:
     if isinstance(e, smtplib.SMTPResponseException):
         text = e.smtp_error.decode("utf-8", "replace") if isinstance(e.smtp_error, bytes) else str(e.smtp_error)
         return f"{e.smtp_code} {' '.join(text.split())}"[:160]
-    if isinstance(e, tuple) and len(e) == 2:
+    if isinstance(e, tuple) and len(e) == 2 and isinstance(e[0], int):
         return _said(smtplib.SMTPResponseException(*e))
-    return " ".join(str(e).split())[:160] or type(e).__name__
+    if isinstance(e, bytes):  # imaplib's errors and answers hold the server's bytes: shown as text, never as b'…'
+        text = e.decode("utf-8", "replace")
+    elif isinstance(e, list | tuple):
+        text = " ".join(_said(x) for x in e if x)
+    elif isinstance(e, Exception) and e.args and all(isinstance(a, bytes | str) for a in e.args):
+        text = " ".join(a.decode("utf-8", "replace") if isinstance(a, bytes) else a for a in e.args)
+    else:
+        text = str(e)
+    return " ".join(text.split())[:160] or type(e).__name__
 
 
 def _context() -> ssl.SSLContext:
@@ -234,7 +245,7 @@ def _imap(settings: MailSettings, password: str) -> contextlib.AbstractContextMa
         try:
             server.login(settings.user, password)
         except imaplib.IMAP4.error as e:
-            raise _ImapAuth(str(e)) from e
+            raise _ImapAuth(_said(e)) from e
         kind, _ = server.select("INBOX")
         if kind != "OK":
             raise MailError(f"the IMAP server {settings.imap_host} has no INBOX for {settings.user}")

@@ -172,13 +172,39 @@ def test_settings_beyond_the_basic_multilingual_plane_read_back(tmp_path: Path) 
     assert "No new spite mail" in player.ok("inbox").stdout
 
 
-def test_a_wrong_password_is_named(servers: MailServers, tmp_path: Path) -> None:
+def test_a_wrong_password_is_named_and_the_answers_kept_for_the_next_setup(servers: MailServers, tmp_path: Path) -> None:
     with scratch(tmp_path) as root:
-        player = make_player(root, "Carol")
-        account = servers.account("Carol")
-        run = player.spite(*servers.setup_args(account), env={"SPITE_MAIL_PASSWORD": "wrong"})
-        assert_refused(run, "SMTP server 127.0.0.1", "refused the user name or password", "app password")
+        player = make_player(root, "Gus")
+        account = servers.account("Gus")
+        run = player.spite(*servers.setup_args(account), env={"SPITE_MAIL_PASSWORD": "wrong-secret"})
+        assert_refused(run, "SMTP server 127.0.0.1", "refused the user name or password", "app password", "your answers are kept")
+        assert "spite mail setup offers them again" in run.stderr
+        draft = player.home / "mail-draft.toml"
+        assert stat.S_IMODE(draft.stat().st_mode) == 0o600 or sys.platform == "win32"
+        assert "wrong-secret" not in draft.read_text() and tomllib.loads(draft.read_text())["user"] == account.user
         assert not (player.home / "mail.toml").exists()
+        run = player.spite("mail", "setup", env={"SPITE_MAIL_PASSWORD": account.password})  # nothing given: the answers kept
+        assert run.exit_code == 0 and "Offering the answers of the last setup" in run.stdout, run
+        kept = tomllib.loads((player.home / "mail.toml").read_text())
+        assert (kept["user"], kept["smtp_port"], kept["imap_port"]) == (account.user, servers.smtp_port, servers.imap_port)
+        assert not draft.exists()
+
+
+def test_mail_test_and_show_use_the_kept_settings(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    alice, _ = pair
+    shown = alice.ok("mail", "show").stdout
+    for line in ("smtp_host = 127.0.0.1", f"smtp_port = {servers.smtp_port}", f"imap_port = {servers.imap_port}"):
+        assert line in shown, shown
+    assert f"user = {alice.account.user}" in shown and "read from SPITE_MAIL_PASSWORD" in shown, shown
+    assert alice.account.password not in shown
+    lines = alice.ok("mail", "test").stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["SMTP 127.0.0.1", "IMAP 127.0.0.1"], lines
+    assert lines[0].endswith(f"logged in as {alice.account.user}.") and lines[1].endswith("logged in, INBOX opened."), lines
+    run = alice.spite("mail", "test", env={"SPITE_MAIL_PASSWORD": "wrong-secret"})
+    assert run.exit_code == 1, run
+    lines = run.stdout.splitlines()
+    assert len(lines) == 2 and all("failed: " in line and "refused the user name or password" in line for line in lines), lines
+    assert "b'" not in run.stdout + run.stderr and 'b"' not in run.stdout + run.stderr  # the server's words, not a Python repr
 
 
 def test_a_server_that_is_down_is_named(servers: MailServers, tmp_path: Path) -> None:
@@ -379,7 +405,7 @@ def test_tls_and_starttls_with_a_certificate_that_checks_out(tls_servers: MailSe
         alice, bob = (Mailer(make_player(root, n), tls_servers.account(n)) for n in ("Alice", "Bob"))
         trust = {"SSL_CERT_FILE": str(tls_servers.cert)}
         untrusted = alice.spite(*tls_servers.setup_args(alice.account))
-        assert_refused(untrusted, "TLS with the SMTP server 127.0.0.1", "certificate")
+        assert_refused(untrusted, "TLS with the SMTP server 127.0.0.1", "certificate", "set SSL_CERT_FILE")
         for m in (alice, bob):
             run = m.spite(*tls_servers.setup_args(m.account), env=trust)
             assert run.exit_code == 0 and "(tls): logged in" in run.stdout and "(starttls): logged in" in run.stdout, run
