@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cli_helpers import THINK, answer, assert_refused, files, invite, make_player, new_file
+from cli_helpers import THINK, answer, assert_refused, files, invite, make_player, new_file, spite_process
+
+from pbm import saves
+from pbm.journal import Journal
 
 
 def test_first_contact_fingerprint_comes_after_the_board_and_says_how_to_check_it(tmp_path: Path) -> None:
@@ -29,3 +32,28 @@ def test_a_second_answer_to_an_open_invitation_is_told_the_seat_is_taken(tmp_pat
     before = files(invitation.parent)
     assert_refused(alice.spite("play", carols, "--auto"), "Carol's answer", "Bob took the seat first", "the seat is taken")
     assert new_file(before, invitation.parent) is None
+
+
+def test_games_fits_80_columns_without_cutting_a_word(tmp_path: Path) -> None:
+    """At 80 columns no line of `spite games` is wider and every name, key, address and file name is whole; wider, the table has them."""
+    alice = make_player(tmp_path, "Alice")
+    bob = make_player(tmp_path, "Bartholomew Featherstonehaugh")
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    invitation = folder / "invitation.toml"
+    alice.ok("new", "-o", invitation)
+    dealt = answer(bob, invitation)
+    answer(alice, dealt)
+    match = saves.read(invitation).match
+    address = "bartholomew.featherstonehaugh@example.org"
+    with Journal.open(alice.home) as journal:
+        journal.keep_address(match, address)
+    whole = [*bob.name.split(), bob.identity.fingerprint, address, f"spite-{match[:8]}-g1-t1.toml", match[:8]]
+    for width in (80, 200):
+        run = spite_process(alice.home, "games", COLUMNS=str(width))
+        assert run.returncode == 0, run
+        lines = run.stdout.splitlines()
+        assert all(len(line) <= width for line in lines), run.stdout
+        words = {w for line in lines for w in line.replace("│", " ").replace("┃", " ").split()}
+        assert all(w in words for w in whole), run.stdout
+    assert bob.identity.fingerprint in next(line for line in lines if match[:8] in line)  # 200: one row has it all
