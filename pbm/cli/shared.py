@@ -14,7 +14,7 @@ from pbm.cli.app import UsageError, _look, session
 from pbm.client.answer import Settled
 from pbm.client.receive import FirstContact, Given, NotCarried, NotRecorded, Opened, Resumed, decode
 from pbm.errors import SaveFormatError, SpiteError
-from pbm.home import read_head
+from pbm.home import read_head, spite_home
 from pbm.saves import Player, SaveFile
 from pbm.shown import plain
 from pbm.transport import clipboard, code
@@ -218,9 +218,13 @@ def print_standings(rows: "list[Standing]") -> None:
         for r in rows:
             more = [f"key {r.fingerprint}" if r.fingerprint else "", plain(r.address), plain(Path(r.file).name) if r.file else ""]
             session.out.print(f"{r.match[:8]}  {'  '.join(m for m in more if m)}", markup=False)
-    waiting = [r for r in rows if r.next is Next.YOU]
+    practice = (spite_home() / "practice" / "saves").resolve()  # where spite practice writes every file of its matches
+    waiting = [r for r in rows if r.next is Next.YOU and not (r.file and Path(r.file).resolve().parent == practice)]
     if waiting:
         session.out.print(f"Your move: spite play {plain(waiting[0].file)}   (or spite inbox --play)", soft_wrap=True, markup=False)
+    for r in rows:
+        if r.next is not Next.OVER and r.file and Path(r.file).resolve().parent == practice:
+            session.out.print(f"Practice match {r.match[:8]} goes on with: spite practice --resume {r.match[:8]}", markup=False)
     for r in rows:
         if r.joined > 1:
             session.out.print(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from cli_helpers import THINK, answer, assert_refused, files, invite, make_player, new_file, spite_process
@@ -57,3 +58,23 @@ def test_games_fits_80_columns_without_cutting_a_word(tmp_path: Path) -> None:
         words = {w for line in lines for w in line.replace("│", " ").replace("┃", " ").split()}
         assert all(w in words for w in whole), run.stdout
     assert bob.identity.fingerprint in next(line for line in lines if match[:8] in line)  # 200: one row has it all
+
+
+def test_practice_offers_its_unfinished_matches_and_resume_picks_one(tmp_path: Path) -> None:
+    """Without a terminal `spite practice` names the unfinished match and how to go on; --resume MATCH takes that one;
+    `spite games` lists practice matches with spite practice --resume, not spite play."""
+    ann = make_player(tmp_path, "Ann")
+    ann.ok("practice", "--think", THINK, input="q\n")
+    (first,) = (m["match"] for m in json.loads(ann.ok("games", "--json").stdout)["matches"])
+    second = ann.ok("practice", "--think", THINK, input="q\n")
+    (latest,) = (m["match"] for m in json.loads(ann.ok("games", "--json").stdout)["matches"] if m["match"] != first)
+    assert f"Your practice match {first[:8]} is unfinished: 'spite practice --resume' goes on with it." in second.stdout, second
+    older = ann.ok("practice", "--resume", first[:8], "--think", THINK, input="q\n")
+    assert f"Resuming {ann.home / 'practice' / 'saves' / 'spite-'}{first[:8]}" in older.stdout, older
+    again = ann.ok("practice", "--resume", "--think", THINK, input="q\n").stdout
+    assert "Resuming " in again  # alone, --resume takes the latest, as before (both are as recent here)
+    assert_refused(ann.spite("practice", "--resume", "0000"), "no unfinished practice match starts with 0000", first[:8], latest[:8])
+    games = ann.ok("games").stdout
+    for match in (first, latest):
+        assert f"spite practice --resume {match[:8]}" in games, games
+    assert "spite play" not in games, games
