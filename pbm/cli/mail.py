@@ -323,7 +323,7 @@ def inbox(
         session.out.print_json(data={"taken": [_outcome_json(o) for o in outcomes], "matches": [_standing_json(r) for r in rows]})
         return
     _report(outcomes)
-    print_standings(rows)
+    print_standings(rows, playing=play)
     if play:
         mine = next((r for r in rows if r.next is kept.Next.YOU), None)
         if mine is None:

@@ -202,8 +202,11 @@ def _ago(stamp: str) -> str:
     return "just now"
 
 
-def print_standings(rows: "list[Standing]") -> None:
-    """The one view of every match: opponent, score, whose move, since when, the opponent's address, the file."""
+def print_standings(rows: "list[Standing]", playing: bool = False) -> None:
+    """The one view of every match: opponent, score, whose move, since when, the opponent's address, the file.
+
+    `playing`: inbox --play opens the file that waits next, so no line says how to.
+    """
     from pbm.inbox import Next
 
     if not rows:
@@ -220,7 +223,7 @@ def print_standings(rows: "list[Standing]") -> None:
             session.out.print(f"{r.match[:8]}  {'  '.join(m for m in more if m)}", markup=False)
     practice = (spite_home() / "practice" / "saves").resolve()  # where spite practice writes every file of its matches
     waiting = [r for r in rows if r.next is Next.YOU and not (r.file and Path(r.file).resolve().parent == practice)]
-    if waiting:
+    if waiting and not playing:
         session.out.print(f"Your move: spite play {plain(waiting[0].file)}   (or spite inbox --play)", soft_wrap=True, markup=False)
     for r in rows:
         if r.next is not Next.OVER and r.file and Path(r.file).resolve().parent == practice:
