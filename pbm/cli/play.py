@@ -195,7 +195,12 @@ def _confirm_keys(opened: Opened, yes: bool) -> None:
         session.out.print(f"Check the fingerprint with {other} later: {later}.", markup=False, soft_wrap=True)
         return
     if not typer.confirm(f"Go on with this key for {other}? (if you cannot check it now: {later})", default=True):
-        session.out.print("Nothing written. Check the fingerprint with them, then play the file again.", markup=False)
+        session.out.print(
+            f"Nothing written. The key is kept as {other}'s in this match: if the fingerprint is not the one {other} reads "
+            "you, do not go on with this match (start a new one with them); if it is, play the file again.",
+            markup=False,
+            soft_wrap=True,
+        )
         raise typer.Exit(1)
 
 
