@@ -1,5 +1,6 @@
 """Mail: spite mail setup, send, resend and inbox."""
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -7,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pbm.cli.app import ToOption, UsageError, _Command, _handled, _identity, app, command, session
-from pbm.cli.shared import _ago, _standing_json, print_standings
+from pbm.cli.shared import _ago, _mail_named, _standing_json, print_standings
 from pbm.errors import MailAuthError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.identity import Identity
@@ -312,7 +313,7 @@ def inbox(
         with box as messages:
             for message in messages.messages():
                 found = mail.found_in(message.data)
-                taken = [kept.take(f, identity, journal) for f in found]
+                taken = [dataclasses.replace(kept.take(f, identity, journal), mail=_mail_named(message.data)) for f in found]
                 outcomes += taken
                 if any(t.what is not kept.Taken.REFUSED for t in taken):
                     messages.mark_seen(message)
@@ -347,7 +348,8 @@ def _report(outcomes: list[Any]) -> None:
         session.out.print(f"{len(new)} new file{'s' if len(new) != 1 else ''} from the mail{note}.")
     for o in outcomes:
         if o.what is Taken.REFUSED:
-            session.err.print(f"Passed over a turn of match {o.match[:8]} (save {o.seq}): {plain(o.why)}", soft_wrap=True, markup=False)
+            where = f"a turn of match {o.match[:8]} (save {o.seq}) in {o.mail}"
+            session.err.print(f"Passed over {where}: {plain(o.why)}", soft_wrap=True, markup=False)
 
 
 def _outcome_json(o: Any) -> dict[str, Any]:

@@ -260,6 +260,16 @@ def _standings_table(rows: "list[Standing]", wide: bool) -> Table:
     return table
 
 
+def _mail_named(data: bytes) -> str:
+    """A mail as a refusal names it, from its headers: the mail from X, 'Subject' (each shown safely)."""
+    from email.parser import BytesHeaderParser
+    from email.policy import default
+
+    headers = BytesHeaderParser(policy=default).parsebytes(data)
+    sender, subject = (plain(str(headers.get(name, "")).strip()) or "nobody named" for name in ("From", "Subject"))
+    return f"the mail from {sender}, '{subject}'"
+
+
 def _standing_json(r: "Standing") -> dict[str, Any]:
     """A match as `spite games --json` and `inbox --json` list it (docs/show-json.md)."""
     return {
