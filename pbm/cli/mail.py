@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pbm.cli.app import ToOption, UsageError, _Command, _handled, _identity, app, command, session
-from pbm.cli.shared import _ago, _mail_named, _standing_json, print_standings
+from pbm.cli.shared import _ago, _mail_named, _standing_json, is_practice, print_standings
 from pbm.errors import MailAuthError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.identity import Identity
@@ -326,7 +326,7 @@ def inbox(
     _report(outcomes)
     print_standings(rows, playing=play)
     if play:
-        mine = next((r for r in rows if r.next is kept.Next.YOU), None)
+        mine = next((r for r in rows if r.next is kept.Next.YOU and not is_practice(r)), None)  # practice goes on in spite practice
         if mine is None:
             session.out.print("Nothing waits for you.")
             return

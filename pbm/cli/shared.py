@@ -221,12 +221,11 @@ def print_standings(rows: "list[Standing]", playing: bool = False) -> None:
         for r in rows:
             more = [f"key {r.fingerprint}" if r.fingerprint else "", plain(r.address), plain(Path(r.file).name) if r.file else ""]
             session.out.print(f"{r.match[:8]}  {'  '.join(m for m in more if m)}", markup=False)
-    practice = (spite_home() / "practice" / "saves").resolve()  # where spite practice writes every file of its matches
-    waiting = [r for r in rows if r.next is Next.YOU and not (r.file and Path(r.file).resolve().parent == practice)]
+    waiting = [r for r in rows if r.next is Next.YOU and not is_practice(r)]
     if waiting and not playing:
         session.out.print(f"Your move: spite play {plain(waiting[0].file)}   (or spite inbox --play)", soft_wrap=True, markup=False)
     for r in rows:
-        if r.next is not Next.OVER and r.file and Path(r.file).resolve().parent == practice:
+        if r.next is not Next.OVER and is_practice(r):
             session.out.print(f"Practice match {r.match[:8]} goes on with: spite practice --resume {r.match[:8]}", markup=False)
     for r in rows:
         if r.joined > 1:
@@ -239,6 +238,11 @@ def print_standings(rows: "list[Standing]", playing: bool = False) -> None:
             session.out.print(
                 f"Waiting for {plain(r.opponent)} in {r.match[:8]}: if your file was lost, spite resend {r.match[:8]}", markup=False
             )
+
+
+def is_practice(r: "Standing") -> bool:
+    """Whether `r` is a match against the computer: spite practice writes all its files in one folder of the spite home."""
+    return bool(r.file) and Path(r.file).resolve().parent == (spite_home() / "practice" / "saves").resolve()
 
 
 def _standings_table(rows: "list[Standing]", wide: bool) -> Table:

@@ -78,3 +78,13 @@ def test_practice_offers_its_unfinished_matches_and_resume_picks_one(tmp_path: P
     for match in (first, latest):
         assert f"spite practice --resume {match[:8]}" in games, games
     assert "spite play" not in games, games
+
+
+def test_inbox_play_leaves_a_practice_match_to_spite_practice(tmp_path: Path) -> None:
+    ann = make_player(tmp_path, "Ann")
+    ann.ok("practice", "--think", THINK, input="q\n")
+    for part in ("new", "cur", "tmp"):
+        (tmp_path / "mail" / part).mkdir(parents=True)
+    run = ann.ok("inbox", "--play", "--maildir", tmp_path / "mail")
+    assert "Nothing waits for you." in run.stdout and "Opening" not in run.stdout, run
+    assert "spite practice --resume" in run.stdout, run
