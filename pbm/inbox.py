@@ -49,6 +49,7 @@ class Intake:
     seq: int
     path: Path | None = None
     why: str = ""
+    mail: str = ""  # the mail it came in, as a refusal names it: the mail from X, 'Subject'
 
 
 def match_folder(home: Path, match: str) -> Path:

@@ -231,7 +231,9 @@ ThinkOption = Annotated[float | None, typer.Option("--think", min=0.01, metavar=
 YesOption = Annotated[
     bool,
     typer.Option(
-        "--yes", "-y", help="Write your turn without asking to confirm it, and take the seat of an invitation made out to another name."
+        "--yes",
+        "-y",
+        help="Write your turn without asking to confirm it or about a new key; take the seat of an invitation made out to another.",
     ),
 ]
 FileArg = Annotated[

@@ -1,5 +1,6 @@
 """Mail: spite mail setup, send, resend and inbox."""
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pbm.cli.app import ToOption, UsageError, _Command, _handled, _identity, app, command, session
-from pbm.cli.shared import _ago, _standing_json, print_standings
+from pbm.cli.shared import _ago, _mail_named, _standing_json, is_practice, print_standings
 from pbm.errors import MailAuthError, MailError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.identity import Identity
@@ -376,7 +377,7 @@ def inbox(
         with box as messages:
             for message in messages.messages():
                 found = mail.found_in(message.data)
-                taken = [kept.take(f, identity, journal) for f in found]
+                taken = [dataclasses.replace(kept.take(f, identity, journal), mail=_mail_named(message.data)) for f in found]
                 outcomes += taken
                 if any(t.what is not kept.Taken.REFUSED for t in taken):
                     messages.mark_seen(message)
@@ -387,9 +388,9 @@ def inbox(
         session.out.print_json(data={"taken": [_outcome_json(o) for o in outcomes], "matches": [_standing_json(r) for r in rows]})
         return
     _report(outcomes)
-    print_standings(rows)
+    print_standings(rows, playing=play)
     if play:
-        mine = next((r for r in rows if r.next is kept.Next.YOU), None)
+        mine = next((r for r in rows if r.next is kept.Next.YOU and not is_practice(r)), None)  # practice goes on in spite practice
         if mine is None:
             session.out.print("Nothing waits for you.")
             return
@@ -411,7 +412,8 @@ def _report(outcomes: list[Any]) -> None:
         session.out.print(f"{len(new)} new file{'s' if len(new) != 1 else ''} from the mail{note}.")
     for o in outcomes:
         if o.what is Taken.REFUSED:
-            session.err.print(f"Passed over a turn of match {o.match[:8]} (save {o.seq}): {plain(o.why)}", soft_wrap=True, markup=False)
+            where = f"a turn of match {o.match[:8]} (save {o.seq}) in {o.mail}"
+            session.err.print(f"Passed over {where}: {plain(o.why)}", soft_wrap=True, markup=False)
 
 
 def _outcome_json(o: Any) -> dict[str, Any]:

@@ -28,10 +28,21 @@ from pbm.cli.app import (
     command,
     session,
 )
-from pbm.cli.shared import _board, _game_over, _given, _history, _how_to_send, _keys_line, _result_line, _say_notes, _show_game_over
+from pbm.cli.shared import (
+    _announce_keys,
+    _board,
+    _game_over,
+    _given,
+    _history,
+    _how_to_send,
+    _keys_line,
+    _result_line,
+    _say_notes,
+    _show_game_over,
+)
 from pbm.client import turn
 from pbm.client.answer import Answered, answer, recorded_answer
-from pbm.client.receive import DEFAULT_OPPONENT, Opened, receive, reopen
+from pbm.client.receive import DEFAULT_OPPONENT, FirstContact, Opened, receive, reopen
 from pbm.errors import NotYourTurnError, ReplayError, SpiteError
 from pbm.home import match_lock, remove_stale, spite_home
 from pbm.identity import Identity
@@ -98,8 +109,12 @@ def play_file(
         if answered is not None:
             _answered_again(answered, send)
             return
-        opened = receive(given, identity, journal, functools.partial(_confirm_newest, newest=newest))
-        _say_notes(opened)
+        try:
+            opened = receive(given, identity, journal, functools.partial(_confirm_newest, newest=newest))
+        except SpiteError as e:
+            _say_seat_taken(given.item, journal, e)
+            raise
+        _say_notes(opened, keys=False)  # the keys come last, after the board: the last thing on screen before the prompt
         if opened.mine:
             other = opened.names[1 - opened.me]
             raise NotYourTurnError(f"this is your own {what}: it is {other}'s turn; send it to them")
@@ -111,12 +126,15 @@ def play_file(
             return
         if opened.can_move:
             _board(opened)
+            _confirm_keys(opened, yes)
             if hint:
                 _print_hint(opened, think)
             again = f"play {file if file is not None and str(file) != '-' else 'the ' + what} again when you are ready."
             opened = _take_turn(opened, moves, auto, think, confirm=not yes, again=again)
         elif moves:
             raise SpiteError("this file asks for no moves from you (the cards are being dealt); run it without --moves")
+        else:
+            _confirm_keys(opened, yes)
         written, path = answer(opened, output)
     _say_written(opened, written, path, send, copy)
 
@@ -148,6 +166,41 @@ def _confirm_newest(opened: Opened, newest: bool) -> None:
     session.err.print(why, markup=False, soft_wrap=True)
     if not typer.confirm(f"Is it the newest file {other} sent you in this match (your last turn was the one before it)?", default=False):
         session.out.print("Nothing written. Play the newest file of the match, or go on where your spite home with this match is.")
+        raise typer.Exit(1)
+
+
+def _say_seat_taken(item: SaveFile | TurnCode, journal: Journal, error: SpiteError) -> None:
+    """A second answer to an open invitation whose seat someone else took says so, instead of naming a key change."""
+    pinned = journal.pinned(item.match)
+    if not isinstance(item, SaveFile) or item.seq != 2 or pinned is None or not pinned[1].key:
+        return
+    late, first = plain(item.players[1].name), plain(pinned[1].name)
+    if item.players[1].key == pinned[1].key:
+        return
+    raise SpiteError(
+        f"this is {late}'s answer to your open invitation of match {item.match[:8]}, but {first} took the seat first: "
+        f"nothing was written; tell {late} the seat is taken (spite new starts a match with them)"
+    ) from error
+
+
+def _confirm_keys(opened: Opened, yes: bool) -> None:
+    """The fingerprint of each key met for the first time, then (at a terminal, without --yes) the player's word before writing."""
+    players = [note.player for note in opened.notes if isinstance(note, FirstContact)]
+    if not players:
+        return
+    _announce_keys(players)
+    other = opened.names[1 - opened.me]
+    later = f"spite games shows it, and {other} sees theirs with spite id"
+    if yes or not _interactive_terminal():
+        session.out.print(f"Check the fingerprint with {other} later: {later}.", markup=False, soft_wrap=True)
+        return
+    if not typer.confirm(f"Go on with this key for {other}? (if you cannot check it now: {later})", default=True):
+        session.out.print(
+            f"Nothing written. The key is kept as {other}'s in this match: if the fingerprint is not the one {other} reads "
+            "you, do not go on with this match (start a new one with them); if it is, play the file again.",
+            markup=False,
+            soft_wrap=True,
+        )
         raise typer.Exit(1)
 
 

@@ -23,12 +23,13 @@ from pbm.cli.app import (
 )
 from pbm.cli.play import _bot_turn, _interactive
 from pbm.cli.shared import _board, _game_over, _result_line, _say_settled, _show_game_over
-from pbm.client.answer import answer, last_file_between, new_match, replace_rules, settle_invitations
+from pbm.client.answer import answer, new_match, replace_rules, settle_invitations
 from pbm.client.receive import Opened, open_save, record_received, reopen
 from pbm.errors import SpiteError
 from pbm.home import match_lock, spite_home
 from pbm.identity import Identity, load_or_create
 from pbm.journal import Journal
+from pbm.shown import plain
 
 LEVELS = ("easy", "normal", "expert")
 
@@ -42,7 +43,7 @@ def _level(value: str) -> str:
 PRACTICE_AGAIN = "'spite practice --resume' goes on later."
 
 
-@command(epilog="Example: spite practice --level normal --payoff 10 --target 20")
+@command(epilog="Example: spite practice --level normal --payoff 10 --target 20   (or spite practice --resume 3342e18f)")
 @_handled
 def practice(
     level: Annotated[
@@ -50,11 +51,19 @@ def practice(
     ] = "expert",
     payoff: PayoffOption = None,
     target: TargetOption = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Go on with your last unfinished practice match.")] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Go on with an unfinished practice match: MATCH, or the latest without it.")
+    ] = False,
+    match: Annotated[
+        str | None,
+        typer.Argument(metavar="[MATCH]", show_default=False, help="With --resume: the match, its first hex digits as spite games shows."),
+    ] = None,
     think: ThinkOption = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Write each turn without asking to confirm it.")] = False,
 ) -> None:
     """Play against the computer in this terminal; every turn is a real, verifiable save file."""
+    if match is not None and not resume:
+        raise UsageError("MATCH says which practice match --resume goes on with: add --resume")
     home = spite_home()
     identity = _identity(home)
     bot_home = home / "practice"
@@ -65,9 +74,7 @@ def practice(
     files = ensure_private_dir(bot_home / "saves")
     with Journal.open(home) as journal, Journal.open(bot_home) as bot_journal:
         _say_settled(settle_invitations(journal))
-        path = last_file_between(journal, bot_journal, identity, computer) if resume else None
-        if resume and path is None:
-            raise SpiteError("there is no unfinished practice match to resume: start one with 'spite practice'")
+        path = _to_resume(unfinished(journal, bot_journal, identity, computer), (match or "") if resume else None)
         if path is None:
             rules = replace_rules(G4A, payoff, target)
             _, path = new_match(identity, journal, rules, computer.name, computer.public_text, directory=files)
@@ -75,9 +82,48 @@ def practice(
             session.out.print(f"{started} Type q to stop; {PRACTICE_AGAIN}")
         else:
             session.out.print(f"Resuming {path}", soft_wrap=True, markup=False)
-        match = saves.read(path).match
-        with match_lock(home, match), match_lock(bot_home, match):
+        playing = saves.read(path).match
+        with match_lock(home, playing), match_lock(bot_home, playing):
             _practise(path, identity, journal, computer, bot_journal, level, think, yes)
+
+
+def unfinished(journal: Journal, bot: Journal, me: Identity, computer: Identity) -> list[tuple[str, Path]]:
+    """Every unfinished practice match (its id and newest file, whichever journal has it), the most recently active first."""
+    found = []
+    for info in journal.matches():
+        if info.seat_of(me.public_key) is not None and info.seat_of(computer.public_key) is not None and not info.over:
+            theirs = bot.latest(info.match)
+            latest = theirs if theirs is not None and theirs.seq > info.latest.seq else info.latest
+            found.append((info.match, Path(latest.path)))
+    return found
+
+
+def _to_resume(matches: list[tuple[str, Path]], resume: str | None) -> Path | None:
+    """The newest file of the practice match to go on with (`resume`: a match id's start, "" the latest), or None for a new one.
+
+    Without --resume, an unfinished match is offered at a terminal, and named otherwise.
+    """
+    if resume is None:
+        if not matches:
+            return None
+        match, path = matches[0]
+        more = f" (and {len(matches) - 1} more: spite games lists them)" if len(matches) > 1 else ""
+        if not _interactive_terminal():
+            session.out.print(f"Your practice match {match[:8]} is unfinished{more}: 'spite practice --resume' goes on with it.")
+            return None
+        return path if typer.confirm(f"Go on with your unfinished practice match {match[:8]}{more}?", default=True) else None
+    if not matches:
+        raise SpiteError("there is no unfinished practice match to resume: start one with 'spite practice'")
+    wanted = resume.strip().lower()
+    if not wanted:
+        return matches[0][1]
+    chosen = [path for match, path in matches if match.startswith(wanted)]
+    if not chosen:
+        names = ", ".join(match[:8] for match, _ in matches)
+        raise SpiteError(f"no unfinished practice match starts with {plain(resume)}: yours are {names} (spite games lists them)")
+    if len(chosen) > 1:
+        raise SpiteError(f"{plain(resume)} starts more than one unfinished practice match: give more of its digits")
+    return chosen[0]
 
 
 def _practise(

@@ -5,6 +5,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.measure import Measurement
+from rich.table import Column, Table
 from rich.text import Text
 
 from pbm import render
@@ -12,7 +14,7 @@ from pbm.cli.app import UsageError, _look, session
 from pbm.client.answer import Settled
 from pbm.client.receive import FirstContact, Given, NotCarried, NotRecorded, Opened, Resumed, decode
 from pbm.errors import SaveFormatError, SpiteError
-from pbm.home import read_head
+from pbm.home import read_head, spite_home
 from pbm.saves import Player, SaveFile
 from pbm.shown import plain
 from pbm.transport import clipboard, code
@@ -200,38 +202,31 @@ def _ago(stamp: str) -> str:
     return "just now"
 
 
-def print_standings(rows: "list[Standing]") -> None:
-    """The one view of every match: opponent, score, whose move, since when, the opponent's address, the file."""
-    from rich.table import Column, Table
+def print_standings(rows: "list[Standing]", playing: bool = False) -> None:
+    """The one view of every match: opponent, score, whose move, since when, the opponent's address, the file.
 
+    `playing`: inbox --play opens the file that waits next, so no line says how to.
+    """
     from pbm.inbox import Next
 
     if not rows:
         session.out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
         return
-    table = Table(
-        Column("match", no_wrap=True),
-        Column("opponent", overflow="fold"),
-        Column("fingerprint", no_wrap=True),
-        "score",
-        "next",
-        "since",
-        Column("address", no_wrap=True, overflow="fold"),
-        Column("file", overflow="fold"),
-    )  # fmt: skip; where room is short the file name folds first (the file to play is named in full below)
-    wide = session.out.width >= 110  # else a fingerprint takes two lines of two groups
-    for r in rows:
-        them = plain(r.opponent)
-        nxt = "play it (new)" if r.new else them if r.next is Next.THEM else r.next.value
-        score = f"{r.score[0]}–{r.score[1]}" if r.score else ""
-        name = Path(r.file).name if r.file else ""  # the whole path is in the line below the table, and in --json
-        key = r.fingerprint if wide or not r.fingerprint else r.fingerprint[:10] + "\n" + r.fingerprint[10:]
-        cells = (Text(them), key, score, Text(nxt), _ago(r.since), Text(plain(r.address)), Text(plain(name)))
-        table.add_row(r.match[:8], *cells)
+    table = _standings_table(rows, wide=True)
+    wide = Measurement.get(session.out, session.out.options.update_width(10_000), table).maximum <= session.out.width
+    if not wide:  # the fingerprint, address and file go on a line of their own below the table: no word is cut
+        table = _standings_table(rows, wide=False)
     session.out.print(table)
-    waiting = [r for r in rows if r.next is Next.YOU]
-    if waiting:
+    if not wide:
+        for r in rows:
+            more = [f"key {r.fingerprint}" if r.fingerprint else "", plain(r.address), plain(Path(r.file).name) if r.file else ""]
+            session.out.print(f"{r.match[:8]}  {'  '.join(m for m in more if m)}", markup=False)
+    waiting = [r for r in rows if r.next is Next.YOU and not is_practice(r)]
+    if waiting and not playing:
         session.out.print(f"Your move: spite play {plain(waiting[0].file)}   (or spite inbox --play)", soft_wrap=True, markup=False)
+    for r in rows:
+        if r.next is not Next.OVER and is_practice(r):
+            session.out.print(f"Practice match {r.match[:8]} goes on with: spite practice --resume {r.match[:8]}", markup=False)
     for r in rows:
         if r.joined > 1:
             session.out.print(
@@ -251,6 +246,40 @@ def print_standings(rows: "list[Standing]") -> None:
             session.out.print(
                 f"Waiting for {plain(r.opponent)} in {r.match[:8]}: if your file was lost, spite resend {r.match[:8]}", markup=False
             )
+
+
+def is_practice(r: "Standing") -> bool:
+    """Whether `r` is a match against the computer: spite practice writes all its files in one folder of the spite home."""
+    return bool(r.file) and Path(r.file).resolve().parent == (spite_home() / "practice" / "saves").resolve()
+
+
+def _standings_table(rows: "list[Standing]", wide: bool) -> Table:
+    """The table of `print_standings`: match, opponent, score, next, since, and when `wide` the fingerprint, address and file."""
+    from pbm.inbox import Next
+
+    table = Table(Column("match", no_wrap=True), Column("opponent", overflow="fold"), "score", "next", "since")
+    if wide:
+        for column in ("fingerprint", "address", "file"):
+            table.add_column(column, no_wrap=True)
+    for r in rows:
+        them = plain(r.opponent)
+        nxt = "play it (new)" if r.new else them if r.next is Next.THEM else r.next.value
+        score = f"{r.score[0]}–{r.score[1]}" if r.score else ""
+        cells: list[Text | str] = [Text(them), score, Text(nxt), _ago(r.since)]
+        if wide:  # the file's name: the whole path is in the line below the table, and in --json
+            cells += [r.fingerprint, Text(plain(r.address)), Text(plain(Path(r.file).name) if r.file else "")]
+        table.add_row(r.match[:8], *cells)
+    return table
+
+
+def _mail_named(data: bytes) -> str:
+    """A mail as a refusal names it, from its headers: the mail from X, 'Subject' (each shown safely)."""
+    from email.parser import BytesHeaderParser
+    from email.policy import default
+
+    headers = BytesHeaderParser(policy=default).parsebytes(data)
+    sender, subject = (plain(str(headers.get(name, "")).strip()) or "nobody named" for name in ("From", "Subject"))
+    return f"the mail from {sender}, '{subject}'"
 
 
 def _standing_json(r: "Standing") -> dict[str, Any]:

@@ -102,9 +102,11 @@ def new(
         from pbm.cli.mail import send_file  # its commands come after these in the app's list
 
         send_file(path, to)
+        how = "spite inbox --play (it fetches the mail and opens the invitation)"
     else:
         _how_to_send(save, path, them, copy)
-    session.out.print(f"They answer it with: spite play {plain(path.name)}, or spite play --paste (a code they copied).", soft_wrap=True)
+        how = f"spite play {plain(path.name)}, or spite play --paste (a code they copied)"
+    session.out.print(f"They answer it with: {how}.", soft_wrap=True)
     session.out.print(f"Your fingerprint is {identity.fingerprint}: {them} will see it and may check it with you.")
 
 

@@ -137,7 +137,9 @@ def test_the_prompt_edits_completes_recalls_takes_back_and_confirms(tmp_path: Pa
     row = next(line for line in games.stdout.splitlines() if "Computer" in line)
     assert "│ you " in row, games.stdout
     files = sorted((home / "practice" / "saves").glob("*.toml"), key=lambda p: p.stat().st_mtime)
-    assert files[-1].name in "".join(re.findall(r"│ *([^│]*?) *│\n", games.stdout)), games.stdout  # the whole path, wrapped
+    match = files[-1].name.split("-")[1]
+    assert f"{match}  key " in games.stdout and files[-1].name in games.stdout, games.stdout  # the file's name, whole
+    assert f"spite practice --resume {match}" in games.stdout and "spite play" not in games.stdout, games.stdout
 
     resumed = spawn(home, "--resume")
     resumed.expect(r"Resuming (\S+\.toml)")
@@ -179,3 +181,25 @@ def test_a_game_ends_with_a_banner_and_a_pause_before_the_next_deal(tmp_path: Pa
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_practice_at_a_terminal_asks_to_go_on_with_an_unfinished_match(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    child = spawn(home, "--level", "easy")
+    child.expect_exact("Your name")
+    child.sendline("Ann")
+    child.expect_exact(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    match = next((home / "practice" / "saves").glob("*.toml")).name.split("-")[1]
+    again = spawn(home, "--level", "easy")
+    again.expect_exact(f"Go on with your unfinished practice match {match}? [Y/n]")
+    again.sendline("")
+    again.expect(r"Resuming (\S+\.toml)")
+    assert Path(again.match.group(1)).name.startswith(f"spite-{match}")
+    again.expect_exact(PROMPT)
+    again.sendline("q")
+    again.expect(pexpect.EOF)
+    again.close()
+    assert again.exitstatus == 0
