@@ -317,13 +317,3 @@ def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Rul
         return dataclasses.replace(rules, name="custom", **changes)  # type: ignore[arg-type]
     except ValueError as e:  # numbers each fine, together impossible: more cards dealt than the decks hold
         raise SpiteError(f"no match with those rules: {e}") from e
-
-
-def last_file_between(journal: Journal, other: Journal, me: Identity, them: Identity) -> Path | None:
-    """The newest file of the latest unfinished match between `me` and `them`, whichever of the two journals has it."""
-    for info in journal.matches():
-        if info.seat_of(me.public_key) is not None and info.seat_of(them.public_key) is not None and not info.over:
-            theirs = other.latest(info.match)
-            latest = theirs if theirs is not None and theirs.seq > info.latest.seq else info.latest
-            return Path(latest.path)
-    return None
