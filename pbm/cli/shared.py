@@ -235,10 +235,9 @@ def print_standings(rows: "list[Standing]", playing: bool = False) -> None:
             )
     for r in rows:
         if r.unsent:
-            session.out.print(
-                f"Not mailed: your file {plain(r.file)} of match {r.match[:8]} never went to {plain(r.address)}: "
-                f"spite send {plain(r.file)}   (or spite resend {r.match[:8]})",
-                soft_wrap=True,
+            session.out.print(  # wrapped at spaces, the file named as in the table: no word cut at 80 columns
+                f"Not mailed: your file {plain(Path(r.file).name)} of match {r.match[:8]} never went to {plain(r.address)}: "
+                f"spite resend {r.match[:8]}",
                 markup=False,
             )
     for r in rows:
