@@ -274,12 +274,25 @@ def send_file(path: Path, to: str | None = None) -> None:
     home = spite_home()
     identity = _identity(home)
     with Journal.open(home) as journal:
+        _refuse_an_old_file_of_a_finished_match(journal, identity, save, path)
         try:
             address = mail_save(identity, journal, save, data, path.name, to)
         except MailError as e:
             again = f"run `spite send {path}` (or `spite resend {save.match[:8]}`) when the server works"
             raise type(e)(f"{path.name} is written but not mailed: {e}; {again}") from e
     session.out.print(f"Mailed {path.name} to {address}: {plain(mail.subject(save))}", soft_wrap=True, markup=False)
+
+
+def _refuse_an_old_file_of_a_finished_match(journal: Journal, identity: Identity, save: SaveFile, path: Path) -> None:
+    """A file of a match that is over, and not this player's last of it, is never mailed: nobody needs it any more."""
+    info = next((i for i in journal.matches() if i.match == save.match), None)
+    last = journal.latest_own(save.match, identity.public_text)
+    if info is None or not info.over or last is None or last.hash == save.hash:
+        return
+    raise SpiteError(
+        f"{path.name} is an old file of match {save.match[:8]} (game {save.game}, turn {save.turn}), which is over: "
+        f"nothing was sent; the match ended {info.score[0]}–{info.score[1]} at game {info.latest.game}, turn {info.latest.turn}"
+    )
 
 
 @command("send", epilog="Example: spite send spite-3342e18f-g1-t5.toml --to bob@example.com")

@@ -127,6 +127,10 @@ def test_a_whole_match_travels_by_send_and_inbox(pair: tuple[Mailer, Mailer], pa
     for mail in messages(bob.account):  # one name for one file: as it was mailed, as the receiver keeps it
         name = next(p for p in mail.iter_attachments()).get_filename()
         assert name in kept or name == "invitation.toml", (name, sorted(kept))  # the invitation was named with -o
+    bobs = sorted((saves.read(p).seq, p) for p in (bob.player.home / "matches").rglob("spite-*.toml") if saves.read(p).signer == 1)
+    assert len(bobs) >= 2, bobs
+    assert_refused(bob.spite("send", bobs[0][1]), "is an old file of match", "which is over: nothing was sent")
+    assert not [t for t in alice.inbox()["taken"] if t["what"] == "kept"]  # nothing came of it
 
 
 # --- settings ---
