@@ -203,3 +203,19 @@ def test_practice_at_a_terminal_asks_to_go_on_with_an_unfinished_match(tmp_path:
     again.expect(pexpect.EOF)
     again.close()
     assert again.exitstatus == 0
+
+
+def test_moves_typed_after_the_discard_are_refused_before_the_turn_is_offered(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    child = spawn(home, "--level", "easy", "--payoff", "5", "--target", "5")
+    child.expect_exact("Your name, as your opponents will see it")
+    child.sendline("Ann")
+    child.expect_exact(PROMPT)
+    discard = discard_of(legal_moves(child))
+    child.sendline(f"{discard} {discard}")  # the discard ends the turn: the move after it is refused, not dropped
+    child.expect_exact(f"refused: {discard}: your turn ended with {discard}, so it was not played")
+    child.expect(CONFIRM)
+    assert child.match.group(2) == discard
+    child.sendline("q")
+    child.expect_exact("Nothing written")
+    child.expect(pexpect.EOF)
