@@ -43,7 +43,7 @@ session = Session(Console(highlight=False, emoji=False, markup=False), Console(s
 try:  # click's UsageError, in typer's own copy of click (typer 0.25 on) or in click itself
     from typer._click.exceptions import UsageError
 except ImportError:  # an older typer, on click
-    from click import UsageError  # type: ignore[no-redef, import-not-found, unused-ignore]
+    from click import UsageError  # type: ignore[no-redef, import-not-found, assignment, unused-ignore]
 
 
 GLOBAL_FLAGS = ("--debug", "--ascii")
