@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import errno
+import json
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from pbm.errors import ChainError, DamagedJournalError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, SpiteError
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, write_new
@@ -25,8 +27,9 @@ from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 from pbm.shown import cut
 
-SCHEMA_VERSION = 4  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
-# 4 `unwritten` (invitations recorded whose file is not known to be on disk yet)
+SCHEMA_VERSION = 5  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
+# 4 `unwritten` (invitations recorded whose file is not known to be on disk yet); 5 `messages` (every save's protocol message,
+# so that a game's record can be made from the home alone: spite record)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -56,6 +59,10 @@ CREATE TABLE IF NOT EXISTS written (
 CREATE TABLE IF NOT EXISTS unwritten (
     hash TEXT PRIMARY KEY REFERENCES saves(hash)
 );
+CREATE TABLE IF NOT EXISTS messages (
+    hash TEXT PRIMARY KEY REFERENCES saves(hash),
+    data TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS addresses (
     match TEXT PRIMARY KEY,
     address TEXT NOT NULL
@@ -77,7 +84,7 @@ CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
 """
 _SAVE_COLUMNS = "match, seq, game, turn, hash, prev, signer, score0, score1, path, seen_at"
-_TABLES = frozenset({"matches", "saves", "seats", "written", "unwritten", "addresses", "mailed", "received", "mailboxes"})
+_TABLES = frozenset({"matches", "saves", "seats", "written", "unwritten", "messages", "addresses", "mailed", "received", "mailboxes"})
 _HOME_TROUBLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR")
 
 
@@ -423,6 +430,7 @@ class Journal:
             raise JournalError("only an unsent invitation may be forgotten")
         with self._writing():
             for table in (
+                "messages WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "unwritten WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "saves WHERE match = ?",
@@ -452,6 +460,9 @@ class Journal:
             f"INSERT INTO saves ({_SAVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
         )
+        message = save.protocol.get("message")
+        if isinstance(message, dict):  # the save's hash covers its message: kept beside it, it is the file's own
+            self._db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?)", (save.hash, json.dumps(message, sort_keys=True)))
         return result
 
     def _unchanged(self, match: str, checked: Check) -> bool:
@@ -465,6 +476,16 @@ class Journal:
             f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND prev = ? AND signer != ? LIMIT 1", (save.match, save.hash, save.signer)
         ).fetchone()
         return _record(row) if row else None
+
+    def message(self, digest: str) -> dict[str, Any] | None:
+        """The protocol message of save `digest` as it was recorded, if this journal kept it (schema 5 on)."""
+        row = self._db.execute("SELECT data FROM messages WHERE hash = ?", (digest,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def saves_of(self, match: str) -> list[SaveRecord]:
+        """Every save of `match` recorded, in the order of the chain."""
+        rows = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? ORDER BY seq", (match,)).fetchall()
+        return [_record(row) for row in rows]
 
     def written(self, digest: str) -> bytes | None:
         """The bytes of this player's own save `digest` as it was written, if this journal kept them."""
