@@ -446,6 +446,7 @@ class Journal:
         if result.status is Status.LATEST:
             if where:
                 self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (where, save.hash))
+            self._keep_message(save)  # recorded by a spite before schema 5: kept now
             return result
         if result.pinned and result.status is Status.CONTINUES:
             joined = save.players[1]
@@ -460,10 +461,14 @@ class Journal:
             f"INSERT INTO saves ({_SAVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
         )
-        message = save.protocol.get("message")
-        if isinstance(message, dict):  # the save's hash covers its message: kept beside it, it is the file's own
-            self._db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?)", (save.hash, json.dumps(message, sort_keys=True)))
+        self._keep_message(save)
         return result
+
+    def _keep_message(self, save: SaveFile) -> None:
+        """Keep the protocol message of `save` (recorded): the save's hash covers it, so it is the file's own (spite record)."""
+        message = save.protocol.get("message")
+        if isinstance(message, dict):
+            self._db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?)", (save.hash, json.dumps(message, sort_keys=True)))
 
     def _unchanged(self, match: str, checked: Check) -> bool:
         """Whether nothing was recorded for `match` since `checked` was made (its latest save is the one that check saw)."""

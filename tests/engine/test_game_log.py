@@ -129,3 +129,23 @@ def test_a_log_the_rules_do_not_bear_out_is_refused() -> None:
     cut = GameLog(log.ruleset, log.starter, log.opening, log.turns[:-1], log.outcome)
     with pytest.raises(ReplayError, match="goes on"):
         replay(cut)
+
+
+def test_a_draw_from_named_places_must_take_the_cards_there() -> None:
+    log, _ = _played(6)
+    n, turn = next((n, t) for n, t in enumerate(log.turns) if len(t.draw) >= 2 and t.merge is None)
+    k = len(turn.draw)
+
+    def changed(draw_from: tuple[int, ...], draw: tuple[Card, ...] = turn.draw) -> GameLog:
+        again = TurnLog(turn.turn, turn.by, turn.moves, turn.shown, turn.shuffle, draw, draw_from, turn.merge)
+        return GameLog(log.ruleset, log.starter, log.opening, (*log.turns[:n], again, *log.turns[n + 1 :]), log.outcome)
+
+    assert [f.stock for f in replay(changed(tuple(range(k))))] == [f.stock for f in replay(log)]  # the top, named
+    with pytest.raises(ReplayError, match="places they are drawn from"):
+        replay(changed((1, 0, *range(2, k))))
+    frame = replay(log)[n]  # the stock before that turn: its bottom cards, drawn from the bottom, up to that turn's end
+    stock = frame.stock
+    bottom = changed(tuple(range(len(stock) - 1, len(stock) - 1 - k, -1)), tuple(stock[:k]))
+    upto = GameLog(log.ruleset, log.starter, log.opening, bottom.turns[: n + 1], None)
+    after = replay(upto)[-1]
+    assert after.stock == tuple(stock[k:]) and Counter(map(str, stock[:k])) <= Counter(map(str, after.hands[turn.by ^ 1]))
