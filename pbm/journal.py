@@ -24,12 +24,12 @@ from typing import Any
 from pbm.errors import ChainError, DamagedJournalError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, SpiteError
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, write_new
 from pbm.identity import PublicKey
-from pbm.saves import Player, SaveFile
+from pbm.saves import Player, SaveFile, parse
 from pbm.shown import cut
 
 SCHEMA_VERSION = 5  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
-# 4 `unwritten` (invitations recorded whose file is not known to be on disk yet); 5 `messages` (every save's protocol message,
-# so that a game's record can be made from the home alone: spite record)
+# 4 `unwritten` (invitations recorded whose file is not known to be on disk yet); 5 `messages` (the protocol message of every
+# save received, the player's own being in `written`: so a game's record is made from the home alone, spite record)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -412,7 +412,7 @@ class Journal:
         With `unwritten` it is also listed by :meth:`unwritten` until :meth:`moved` says its file is on disk.
         """
         with self._writing():
-            result = self._record(save, path)
+            result = self._record(save, path, keep_message=False)  # `written` holds it, in the file's bytes
             self._db.execute("INSERT OR REPLACE INTO written VALUES (?, ?)", (save.hash, data))
             self._db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", (save.match, save.seq, seat))
             if unwritten:
@@ -439,14 +439,15 @@ class Journal:
             self._db.execute("DELETE FROM seats WHERE match = ?", (save.match,))
             self._db.execute("DELETE FROM matches WHERE match = ?", (save.match,))
 
-    def _record(self, save: SaveFile, path: Path | str | None, checked: Check | None = None) -> Check:
+    def _record(self, save: SaveFile, path: Path | str | None, checked: Check | None = None, keep_message: bool = True) -> Check:
         result = checked if checked is not None and self._unchanged(save.match, checked) else self.check(save)
         where = _where(path) if path is not None else ""
         now = datetime.now(UTC).isoformat(timespec="seconds")
         if result.status is Status.LATEST:
             if where:
                 self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (where, save.hash))
-            self._keep_message(save)  # recorded by a spite before schema 5: kept now
+            if keep_message and self.written(save.hash) is None:
+                self._keep_message(save)  # recorded by a spite before schema 5: kept now
             return result
         if result.pinned and result.status is Status.CONTINUES:
             joined = save.players[1]
@@ -461,7 +462,8 @@ class Journal:
             f"INSERT INTO saves ({_SAVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
         )
-        self._keep_message(save)
+        if keep_message:
+            self._keep_message(save)
         return result
 
     def _keep_message(self, save: SaveFile) -> None:
@@ -483,9 +485,14 @@ class Journal:
         return _record(row) if row else None
 
     def message(self, digest: str) -> dict[str, Any] | None:
-        """The protocol message of save `digest` as it was recorded, if this journal kept it (schema 5 on)."""
+        """The protocol message of save `digest`, if this journal kept it: a received one (schema 5 on), or one of this player's files."""
         row = self._db.execute("SELECT data FROM messages WHERE hash = ?", (digest,)).fetchone()
-        return json.loads(row[0]) if row else None
+        if row:
+            return json.loads(row[0])
+        data = self.written(digest)
+        if data is None:
+            return None
+        return dict(parse(data).protocol["message"])
 
     def saves_of(self, match: str) -> list[SaveRecord]:
         """Every save of `match` recorded, in the order of the chain."""

@@ -1,7 +1,7 @@
 """A game's record from the player's own spite home: every card of a finished game, opened with both players' revealed keys.
 
-The journal keeps the protocol message of every save of a match (table `messages`; for a journal older than that, the
-player's own files' bytes, and the file each received save was read from). A game's messages hold both players'
+The journal keeps the protocol message of every save of a match (table `messages` those received, `written` the player's
+own files; for a journal older than schema 5, the file each received save was read from). A game's messages hold both players'
 scalars once it is over and both sent them (the `secrets` sections), and with them every point of the deal, each
 shuffle, draw and merge opens (pbm/protocol/transcript.py, which checks each against its input as it goes). So both
 players' homes give the same record, byte for byte. A game still in play gives only what the player may see.
@@ -49,19 +49,18 @@ def find_match(journal: Journal, wanted: str) -> str:
 
 
 def _message(journal: Journal, record: SaveRecord) -> dict[str, Any]:
-    """The protocol message of one recorded save: as the journal kept it, else from the player's own bytes, else its file."""
+    """The protocol message of one recorded save: as the journal kept it (received, or the player's own file), else from its file."""
     kept = journal.message(record.hash)
     if kept is not None:
         return kept
-    data = journal.written(record.hash)
     where = f"save {record.seq} (game {record.game}, turn {record.turn})"
-    if data is None and record.path and not Path(record.path).exists():
+    if record.path and not Path(record.path).exists():
         raise RecordError(f"the file of {where} is not at {record.path} any more: a record of its game needs it (put it back)")
     try:
-        save = saves.parse(data) if data is not None else saves.read(Path(record.path)) if record.path else None
+        save = saves.read(Path(record.path)) if record.path else None
     except SpiteError as e:
         raise RecordError(f"the file of {where}, {record.path}, no longer reads ({e}): its record needs it") from e
-    if save is None or save.hash != record.hash:
+    if save is None or save.hash != record.hash:  # the journal keeps the hash of what it recorded
         said = f"at {record.path} is another file now" if record.path else "came as a turn code, which the journal did not keep"
         raise RecordError(f"the file of {where} {said}: a record of its game needs it (put it back)")
     return dict(save.protocol["message"])
