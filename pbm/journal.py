@@ -14,6 +14,7 @@ import errno
 import json
 import os
 import sqlite3
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,7 +25,7 @@ from typing import Any
 from pbm.errors import ChainError, DamagedJournalError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, SpiteError
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, write_new
 from pbm.identity import PublicKey
-from pbm.saves import Player, SaveFile, parse
+from pbm.saves import Player, SaveFile
 from pbm.shown import cut
 
 SCHEMA_VERSION = 5  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
@@ -492,7 +493,8 @@ class Journal:
         data = self.written(digest)
         if data is None:
             return None
-        return dict(parse(data).protocol["message"])
+        message = tomllib.loads(data.decode("utf-8"))["protocol"]["message"]  # the player's own file, checked as it was written
+        return dict(message)
 
     def saves_of(self, match: str) -> list[SaveRecord]:
         """Every save of `match` recorded, in the order of the chain."""

@@ -66,10 +66,16 @@ def _message(journal: Journal, record: SaveRecord) -> dict[str, Any]:
     return dict(save.protocol["message"])
 
 
-def _messages(journal: Journal, match: str, game: int) -> tuple[list[SaveRecord], list[dict[str, Any]]]:
-    """The saves of `match` that may hold a message of `game` (those of the games beside it too), with their messages."""
+def _messages(journal: Journal, match: str, game: int, cache: dict[str, dict[str, Any]]) -> tuple[list[SaveRecord], list[dict[str, Any]]]:
+    """The saves of `match` that may hold a message of `game` (those of the games beside it too), with their messages.
+
+    `cache` keeps the messages read, by the save's hash, for the next call.
+    """
     records = [r for r in journal.saves_of(match) if game - 1 <= r.game <= game + 1]
-    return records, [_message(journal, r) for r in records]
+    for r in records:
+        if r.hash not in cache:
+            cache[r.hash] = _message(journal, r)
+    return records, [cache[r.hash] for r in records]
 
 
 def _ruleset(journal: Journal, match: str) -> tuple[Ruleset, tuple[str, str]]:
@@ -143,15 +149,16 @@ def record(journal: Journal, identity: Identity, match: str, game: int | None = 
     """
     ruleset, names = _ruleset(journal, match)
     latest = games_of(journal, match)
+    cache: dict[str, dict[str, Any]] = {}
     if game is None:
         game = latest
-        while game > 1 and keys_of(_messages(journal, match, game)[1], game) is None:
+        while game > 1 and keys_of(_messages(journal, match, game, cache)[1], game) is None:
             game -= 1
-        if keys_of(_messages(journal, match, game)[1], game) is None:
+        if keys_of(_messages(journal, match, game, cache)[1], game) is None:
             game = latest
     if not 1 <= game <= latest:
         raise RecordError(f"match {match[:8]} has no game {game}: its games so far are 1 to {latest}")
-    records, messages = _messages(journal, match, game)
+    records, messages = _messages(journal, match, game, cache)
     head = {
         "schema": SCHEMA,
         "match": match,
