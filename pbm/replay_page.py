@@ -97,6 +97,7 @@ button:disabled { opacity: .45; cursor: default; }
   box-shadow: 1px 1px 2px rgba(0,0,0,.35); display: flex; flex-direction: column; justify-content: space-between;
   padding: 2px 3px; box-sizing: border-box; font-size: 14px; line-height: 1; position: relative; }
 .card .r { font-weight: 700; }
+.card .r.ten { letter-spacing: -2px; margin-left: -1px; }
 .card .s { align-self: flex-end; font-size: 16px; }
 .card.red { color: #c0152a; }
 .card.revealed { background: #e4ecf7; border: 1px dashed #1d4f91; }
@@ -143,7 +144,7 @@ function el(tag, cls, text) {
 function card(text, revealed, fresh) {
   const suit = text.slice(-1), rank = text.slice(0, -1);
   const c = el("span", "card" + (suit === "h" || suit === "d" ? " red" : "") + (revealed ? " revealed" : "") + (fresh ? " new" : ""));
-  c.appendChild(el("span", "r", rank));
+  c.appendChild(el("span", rank === "10" ? "r ten" : "r", rank));
   c.appendChild(el("span", "s", SUITS[suit] || suit));
   c.title = text + (revealed ? " (face down in play)" : "");
   return c;
