@@ -11,13 +11,16 @@ from __future__ import annotations
 import contextlib
 import enum
 import errno
+import json
 import os
 import sqlite3
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from pbm.errors import ChainError, DamagedJournalError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, SpiteError
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, write_new
@@ -25,8 +28,9 @@ from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 from pbm.shown import cut
 
-SCHEMA_VERSION = 4  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
-# 4 `unwritten` (invitations recorded whose file is not known to be on disk yet)
+SCHEMA_VERSION = 5  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
+# 4 `unwritten` (invitations recorded whose file is not known to be on disk yet); 5 `messages` (the protocol message of every
+# save received, the player's own being in `written`: so a game's record is made from the home alone, spite record)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -56,6 +60,10 @@ CREATE TABLE IF NOT EXISTS written (
 CREATE TABLE IF NOT EXISTS unwritten (
     hash TEXT PRIMARY KEY REFERENCES saves(hash)
 );
+CREATE TABLE IF NOT EXISTS messages (
+    hash TEXT PRIMARY KEY REFERENCES saves(hash),
+    data TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS addresses (
     match TEXT PRIMARY KEY,
     address TEXT NOT NULL
@@ -77,7 +85,7 @@ CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
 """
 _SAVE_COLUMNS = "match, seq, game, turn, hash, prev, signer, score0, score1, path, seen_at"
-_TABLES = frozenset({"matches", "saves", "seats", "written", "unwritten", "addresses", "mailed", "received", "mailboxes"})
+_TABLES = frozenset({"matches", "saves", "seats", "written", "unwritten", "messages", "addresses", "mailed", "received", "mailboxes"})
 _HOME_TROUBLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR")
 
 
@@ -405,7 +413,7 @@ class Journal:
         With `unwritten` it is also listed by :meth:`unwritten` until :meth:`moved` says its file is on disk.
         """
         with self._writing():
-            result = self._record(save, path)
+            result = self._record(save, path, keep_message=False)  # `written` holds it, in the file's bytes
             self._db.execute("INSERT OR REPLACE INTO written VALUES (?, ?)", (save.hash, data))
             self._db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", (save.match, save.seq, seat))
             if unwritten:
@@ -423,6 +431,7 @@ class Journal:
             raise JournalError("only an unsent invitation may be forgotten")
         with self._writing():
             for table in (
+                "messages WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "unwritten WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "saves WHERE match = ?",
@@ -431,13 +440,15 @@ class Journal:
             self._db.execute("DELETE FROM seats WHERE match = ?", (save.match,))
             self._db.execute("DELETE FROM matches WHERE match = ?", (save.match,))
 
-    def _record(self, save: SaveFile, path: Path | str | None, checked: Check | None = None) -> Check:
+    def _record(self, save: SaveFile, path: Path | str | None, checked: Check | None = None, keep_message: bool = True) -> Check:
         result = checked if checked is not None and self._unchanged(save.match, checked) else self.check(save)
         where = _where(path) if path is not None else ""
         now = datetime.now(UTC).isoformat(timespec="seconds")
         if result.status is Status.LATEST:
             if where:
                 self._db.execute("UPDATE saves SET path = ? WHERE hash = ?", (where, save.hash))
+            if keep_message and self.written(save.hash) is None:
+                self._keep_message(save)  # recorded by a spite before schema 5: kept now
             return result
         if result.pinned and result.status is Status.CONTINUES:
             joined = save.players[1]
@@ -452,7 +463,15 @@ class Journal:
             f"INSERT INTO saves ({_SAVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (save.match, save.seq, save.game, save.turn, save.hash, save.prev, save.signer, *save.score, where, now),
         )
+        if keep_message:
+            self._keep_message(save)
         return result
+
+    def _keep_message(self, save: SaveFile) -> None:
+        """Keep the protocol message of `save` (recorded): the save's hash covers it, so it is the file's own (spite record)."""
+        message = save.protocol.get("message")
+        if isinstance(message, dict):
+            self._db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?)", (save.hash, json.dumps(message, sort_keys=True)))
 
     def _unchanged(self, match: str, checked: Check) -> bool:
         """Whether nothing was recorded for `match` since `checked` was made (its latest save is the one that check saw)."""
@@ -465,6 +484,22 @@ class Journal:
             f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND prev = ? AND signer != ? LIMIT 1", (save.match, save.hash, save.signer)
         ).fetchone()
         return _record(row) if row else None
+
+    def message(self, digest: str) -> dict[str, Any] | None:
+        """The protocol message of save `digest`, if this journal kept it: a received one (schema 5 on), or one of this player's files."""
+        row = self._db.execute("SELECT data FROM messages WHERE hash = ?", (digest,)).fetchone()
+        if row:
+            return json.loads(row[0])
+        data = self.written(digest)
+        if data is None:
+            return None
+        message = tomllib.loads(data.decode("utf-8"))["protocol"]["message"]  # the player's own file, checked as it was written
+        return dict(message)
+
+    def saves_of(self, match: str) -> list[SaveRecord]:
+        """Every save of `match` recorded, in the order of the chain."""
+        rows = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? ORDER BY seq", (match,)).fetchall()
+        return [_record(row) for row in rows]
 
     def written(self, digest: str) -> bytes | None:
         """The bytes of this player's own save `digest` as it was written, if this journal kept them."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card
@@ -32,15 +33,53 @@ def audit_transcript(
     shuffle, split, reservation, merge or pool layer whose output is not its input under new keys.
     """
     if keys is None:
-        found: dict[int, list[Scalar]] = {}
-        for m in messages:
-            section = m.get("secrets", {})
-            if section.get("game") == game:
-                found[m["from"]] = [group.scalar(k, "a revealed key") for k in section["keys"]]
-        if set(found) != {0, 1}:
+        keys = keys_of(messages, game)
+        if keys is None:
             raise AuditError(f"game {game}: the messages do not hold both players' keys yet")
-        keys = [found[0], found[1]]
     _Replay(keys, match, ruleset, game).run(messages)
+
+
+def keys_of(messages: Sequence[dict[str, Any]], game: int) -> list[list[Scalar]] | None:
+    """Both players' scalars of `game` as the messages' `secrets` sections reveal them, or None while one is missing."""
+    found: dict[int, list[Scalar]] = {}
+    for m in messages:
+        section = m.get("secrets", {})
+        if section.get("game") == game:
+            found[m["from"]] = [group.scalar(k, "a revealed key") for k in section["keys"]]
+    return [found[0], found[1]] if set(found) == {0, 1} else None
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A game's cards as both players' keys open them: the deal, and what each turn's end did to the stock (card indices).
+
+    Piles, hands and stocks list the bottom first, the top last; `turns` maps a turn to its `TurnCards`.
+    """
+
+    starter: int
+    piles: tuple[list[int], list[int]]
+    hands: tuple[list[int], list[int]]
+    stock: list[int]
+    turns: dict[int, TurnCards]
+
+
+@dataclass(slots=True)
+class TurnCards:
+    """One turn opened: the hand cards it played (in order), the stock after a shuffle, the draw (and where), the stock after a merge."""
+
+    moves: str = ""
+    shown: list[int] = field(default_factory=list)
+    shuffle: list[int] | None = None
+    draw: list[int] = field(default_factory=list)
+    positions: list[int] | None = None
+    merge: list[int] | None = None
+
+
+def open_game(messages: Sequence[dict[str, Any]], keys: Sequence[Sequence[Scalar]], match: bytes, ruleset: Ruleset, game: int) -> Opened:
+    """Every card of game `game`, opened with both players' scalars, replaying it as :func:`audit_transcript` does (same errors)."""
+    replay = _Replay(keys, match, ruleset, game)
+    replay.run(messages)
+    return Opened(replay.first, replay.dealt_piles, replay.dealt_hands, replay.dealt_stock, replay.log)
 
 
 class _Replay:
@@ -55,6 +94,12 @@ class _Replay:
         self.reveals: list[int] = []
         self.end: dict[str, Any] = {}
         self.mover = 0
+        self.first = 0
+        self.dealt_piles: tuple[list[int], list[int]] = ([], [])
+        self.dealt_hands: tuple[list[int], list[int]] = ([], [])
+        self.dealt_stock: list[int] = []
+        self.log: dict[int, TurnCards] = {}  # what each turn opened (open_game)
+        self.now = TurnCards()
 
     def _fail(self, what: str) -> AuditError:
         return AuditError(f"game {self.g}: {what}")
@@ -86,6 +131,7 @@ class _Replay:
             if state is None:
                 state = new_game(self, self.ruleset, self.first)
             self.mover = message["from"]
+            self.now = self.log[int(turn["turn"])] = TurnCards(moves=str(turn["moves"]))
             self.reveals = [self.table[group.point(r["point"], "a reveal")] for r in turn.get("reveals", [])]
             self.end = turn.get("end", {})
             for move in parse_turn(turn["moves"]):
@@ -113,6 +159,11 @@ class _Replay:
         self.piles[s] = rest[: n - 1]
         self.tops = {f: first[n - 1], s: first[n + h]}
         self.stock = rest[n - 1 + h :]
+        piles: list[list[int]] = [[], []]
+        hands: list[list[int]] = [[], []]
+        piles[f], piles[s] = first[:n], [*rest[: n - 1], first[n + h]]
+        hands[f], hands[s] = first[n : n + h], rest[n - 1 : n - 1 + h]
+        self.dealt_piles, self.dealt_hands, self.dealt_stock = (piles[0], piles[1]), (hands[0], hands[1]), list(self.stock)
 
     # --- the engine's dealer, answering from the transcript ---
 
@@ -125,7 +176,9 @@ class _Replay:
         return Card.from_index(self.reveals.pop(0))
 
     def show(self, player: int, rank: int, card: Card | None) -> Card:
-        return Card.from_index(self.reveals.pop(0))
+        index = self.reveals.pop(0)
+        self.now.shown.append(index)
+        return Card.from_index(index)
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
         x, y, end = self.mover, 1 - self.mover, self.end
@@ -136,6 +189,7 @@ class _Replay:
             if None in new or Counter(new) != Counter(self.stock):
                 raise self._fail(f"{where} shuffle of the stock is not a re-keyed permutation of it")
             self.stock = new  # type: ignore[assignment]
+            self.now.shuffle = list(self.stock)
         if count:
             drawn = self._open(group.points(end["draw"]["points"], "the draw"), y)
             positions = end["draw"].get("positions") or list(range(count))
@@ -143,6 +197,8 @@ class _Replay:
                 raise self._fail(f"{where} reservation of the draw is not the cards of the stock it names")
             taken = {len(self.stock) - 1 - p for p in positions}
             self.stock = [c for i, c in enumerate(self.stock) if i not in taken]
+            self.now.draw = [c for c in drawn if c is not None]
+            self.now.positions = list(end["draw"]["positions"]) if end["draw"].get("positions") else None
         if merging:
             self._announce(x, end["merge"]["stock"]["key"], f"{where} merge")
             new = self._open(group.points(end["merge"]["stock"]["points"], "the stock"), x, y)
@@ -150,6 +206,7 @@ class _Replay:
             if None in new or Counter(new) != expected:
                 raise self._fail(f"{where} merge of the recycled cards into the stock is not a re-keyed permutation of them")
             self.stock = new  # type: ignore[assignment]
+            self.now.merge = list(self.stock)
         for n, (pool, layer) in enumerate(zip(completed, end.get("pools", []), strict=False)):
             found = self._open(group.points(layer["points"], "a pool"), x)
             if Counter(found) != Counter(c.index for c in pool.cards):

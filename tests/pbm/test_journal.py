@@ -253,6 +253,27 @@ def test_a_version_3_journal_gains_the_unwritten_table_and_an_invitation_stays_u
         assert j.unwritten() == [] and j.latest(MATCH).path == str((tmp_path / "b.toml").resolve())
 
 
+def test_a_version_4_journal_gains_the_messages_table_and_keeps_a_message_when_its_save_is_seen_again(
+    tmp_path: Path, people: tuple[Identity, ...]
+) -> None:
+    import sqlite3
+
+    first = save_after(None, people[0], people)
+    with Journal.open(tmp_path) as j:
+        j.record(first, tmp_path / "a.toml")
+        assert j.message(first.hash) == dict(first.protocol["message"])
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    with db:
+        db.execute("DROP TABLE messages")
+        db.execute("PRAGMA user_version = 4")  # as spite before 5 left it
+    db.close()
+    with Journal.open(tmp_path) as j:
+        assert j.latest(MATCH).hash == first.hash and j.message(first.hash) is None
+        j.record(first, tmp_path / "a.toml")  # the latest save seen again
+        assert j.message(first.hash) == dict(first.protocol["message"])
+        assert [r.hash for r in j.saves_of(MATCH)] == [first.hash]
+
+
 def test_mail_records(journal: Journal, people: tuple[Identity, ...], tmp_path: Path) -> None:
     first = save_after(None, people[0], people)
     journal.record(first, tmp_path / "a.toml")

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 
 import pytest
 from dealing_play import MATCH, SMALL, make_seats, play
 from test_dealing_cheats import MergeDuplicator, PoolSubstituter
 
+from engine.record import ReplayError, log_data, log_from_data, replay
 from engine.rules import Ruleset
 from pbm.errors import AuditError, SpiteError
 from pbm.protocol.dealing import Party
 from pbm.protocol.transcript import audit_transcript
+from pbm.record import game_log
 
 
 def _recorded(
@@ -85,3 +88,31 @@ def test_the_keys_can_come_from_the_messages_themselves() -> None:
     audit_transcript(messages, None, MATCH, SMALL, 1)
     with pytest.raises(AuditError, match="do not hold both players' keys"):
         audit_transcript([m for m in messages if "secrets" not in m], None, MATCH, SMALL, 1)
+
+
+def test_an_opened_game_replays_through_the_engine_with_every_reshuffle_draw_and_merge() -> None:
+    """transcript.open_game's cards, written down as a log (pbm.record.game_log), replay through the rules to the game's end."""
+    seen = {"shuffle": 0, "merge": 0}  # draws at random places (draw_from) are rare: tests/engine/test_game_log.py has them
+    for seed in range(1, 4):
+        seats = make_seats(SMALL, seed)
+        played = play(seats, seed=seed, stop_after_deal=2, check=False)
+        messages = played.messages
+        outcome = played.outcomes[0][1]
+        log = game_log(messages, MATCH.hex(), SMALL, 1, outcome)
+        frames = replay(log)
+        turns = [m["turn"] for m in messages if m.get("turn", {}).get("game") == 1]
+        assert [" ".join(str(m) for m in t.moves) for t in log.turns] == [t["moves"] for t in turns]
+        assert frames[-1].state.outcome == outcome
+        for t in log.turns:
+            seen["shuffle"] += t.shuffle is not None
+            seen["merge"] += t.merge is not None
+        data = log_data(log)
+        assert log_from_data(data, SMALL) == log
+        changed = copy.deepcopy(data)  # a reshuffle that is no reordering of the stock is refused
+        turn = next((t for t in changed["turns"] if t["shuffle"] or t["merge"]), None)
+        if turn is not None:
+            key = "shuffle" if turn["shuffle"] else "merge"
+            turn[key][0] = next(c for c in turn[key] if c != turn[key][0])
+            with pytest.raises(ReplayError):
+                log_from_data(changed, SMALL)
+    assert all(seen.values()), seen

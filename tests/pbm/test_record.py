@@ -1,0 +1,264 @@
+"""spite record: a finished game from either player's home, byte for byte the same, replayed through the engine; its page."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import Player, answer, assert_refused, invite, scratch
+
+from engine.cards import Card
+from engine.record import ReplayError, log_from_data, replay
+from engine.rules import Ruleset
+from pbm import saves
+
+
+@dataclass(frozen=True)
+class Played:
+    """A match played into game 2 or later (turn 2 or later of it): game 1 over and audited by both, game `playing` in play."""
+
+    alice: Player
+    bob: Player
+    root: Path
+    match: str
+    files: list[Path]
+    playing: int
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    with scratch(tmp_path_factory.mktemp("record")) as root:
+        alice, bob, path = invite(root, payoff=3, target=20)
+        files = [path]
+        for n in range(200):
+            path = answer((bob, alice)[n % 2], path)
+            files.append(path)
+            save = saves.read(path)
+            if save.game >= 2 and save.turn >= 2 and not save.state.get("outcome"):
+                break
+        yield Played(alice, bob, root, save.match, files, save.game)
+
+
+def _json(player: Player, match: str, *more: str) -> dict[str, Any]:
+    return json.loads(player.ok("record", match[:8], "--json", *more).stdout)
+
+
+def _game_end(files: list[Path], game: int) -> saves.SaveFile:
+    """The save of the file whose turn ended `game`: its public table has the outcome."""
+    return next(s for s in map(saves.read, files) if s.game == game and s.state.get("outcome"))
+
+
+def test_both_players_records_of_a_finished_game_are_byte_identical(played: Played) -> None:
+    a = played.alice.ok("record", played.match[:8], "--game", "1", "--json").stdout
+    b = played.bob.ok("record", played.match[:8], "--game", "1", "--json").stdout
+    assert a == b
+    assert played.alice.ok("record", played.match[:8]).stdout == played.bob.ok("record", played.match[:8]).stdout
+    data = json.loads(a)
+    assert data["final"] is True and data["game"] == 1 and data["players"] == ["Alice", "Bob"]
+    assert _json(played.alice, played.match) == _json(played.alice, played.match, "--game", str(played.playing - 1))  # by default
+
+
+def test_the_record_replays_through_the_engine_to_the_moves_table_and_result_of_the_files(played: Played) -> None:
+    data = _json(played.alice, played.match, "--game", "1")
+    ruleset = Ruleset(**data["rules"])
+    frames = replay(log_from_data(data, ruleset))
+    end = _game_end(played.files, 1)
+    assert [(t.by, t.moves) for t in end.history] == [(t["by"], t["moves"]) for t in data["turns"]]
+    last, table = frames[-1].state, end.state
+    cards = lambda ids: [str(Card.from_index(i)) for i in ids]  # noqa: E731
+    assert [[str(c) for c in s] for s in last.center] == [cards(s) for s in table["center"]]
+    assert last.stock_count == table["stock"] == len(frames[-1].stock)
+    for p, seen in enumerate(table["players"]):
+        me = last.players[p]
+        assert [[str(c) for c in s] for s in me.side] == [cards(s) for s in seen["side"]]
+        assert (me.payoff_count, me.hand_count) == (seen["payoff"], seen["hand"])
+        assert (str(me.payoff_top) if me.payoff_top else -1) == (cards([seen["top"]])[0] if seen["top"] != -1 else -1)
+    outcome = table["outcome"]
+    tie = outcome["winner"] == -1
+    assert data["result"] == {"winner": None if tie else outcome["winner"], "score": outcome["points"], "how": "tie" if tie else "out"}
+    assert end.score == tuple(data["result"]["score"] if p == data["result"]["winner"] else 0 for p in (0, 1))
+    # every card of the deck once in the deal, and both hands dealt as the players held them
+    deal = data["deal"]
+    assert sorted(deal["payoff"][0] + deal["payoff"][1] + deal["hands"][0] + deal["hands"][1] + deal["stock"]) == sorted(
+        str(c) for c in (Card.from_index(i) for i in range(ruleset.deck_size))
+    )
+    assert frames[-1].hands[0] or frames[-1].hands[1]
+
+
+def test_a_changed_record_does_not_replay(played: Played) -> None:
+    data = _json(played.alice, played.match, "--game", "1")
+    ruleset = Ruleset(**data["rules"])
+    stock = copy.deepcopy(data)
+    drawn = next(t for t in stock["turns"] if t["draw"])
+    drawn["draw"][0] = "Kc" if drawn["draw"][0] != "Kc" else "Kd"
+    with pytest.raises(ReplayError):
+        log_from_data(stock, ruleset)
+    moves = copy.deepcopy(data)
+    moves["turns"][0]["moves"] = "end"
+    moves["turns"][0]["cards"] = [None]
+    with pytest.raises(ReplayError):
+        log_from_data(moves, ruleset)
+    result = copy.deepcopy(data)
+    result["result"]["winner"] = 1 - result["result"]["winner"]
+    with pytest.raises(ReplayError, match="ends"):
+        log_from_data(result, ruleset)
+
+
+def test_the_record_needs_nothing_but_the_home_once_the_files_are_gone(played: Played, tmp_path: Path) -> None:
+    before = played.bob.ok("record", played.match[:8], "--game", "1", "--json").stdout
+    mail, away = played.root / "mail", played.root / "mail-away"
+    home = tmp_path / "old-home"
+    shutil.copytree(played.bob.home, home)
+    mail.rename(away)  # every file of the match gone: the journal's messages are enough
+    try:
+        alone = played.bob.ok("record", played.match[:8], "--game", "1", "--json").stdout
+        # a journal of before it kept the messages (schema 4) has only its own files' bytes and the received files' places
+        with sqlite3.connect(home / "journal.sqlite") as db:
+            db.execute("DELETE FROM messages")
+        old = Player("Bob", home)
+        assert_refused(old.spite("record", played.match[:8], "--game", "1"), "is not at", "any more", "put it back")
+    finally:
+        away.rename(mail)
+    assert alone == before
+    assert old.ok("record", played.match[:8], "--game", "1", "--json").stdout == before  # read again from the files
+
+
+def test_a_game_in_play_gives_only_what_the_player_may_see(played: Played) -> None:
+    for player, seat in ((played.alice, 0), (played.bob, 1)):
+        data = _json(player, played.match, "--game", str(played.playing))
+        assert data["final"] is False and data["you"] == seat and data["result"] is None
+        assert "deal" not in data and all(set(t) == {"turn", "by", "moves"} for t in data["turns"])
+        table = data["table"]
+        assert len(table["hand"]) == table["hand_count"][seat]
+        assert "hands" not in table and all(set(p) == {"top", "count"} for p in table["payoff"])
+    text = played.alice.ok("record", played.match[:8], "--game", str(played.playing)).stdout
+    assert "not over and audited yet" in text
+    run = played.alice.spite("record", played.match[:8], "--game", str(played.playing), "--html", played.root / "no.html")
+    assert_refused(run, "not over and audited yet")
+    assert not (played.root / "no.html").exists()
+
+
+def test_refusals_name_what_is_wrong_in_one_line(played: Played) -> None:
+    assert_refused(played.alice.spite("record", "ffffffff"), "no match that starts with ffffffff")
+    assert_refused(played.alice.spite("record", played.match[:8], "--game", "99"), "has no game 99")
+    run = played.alice.spite("record", played.match[:8], "--game", "1", "--html", played.root)
+    assert run.exit_code == 2 and run.stdout == "" and run.stderr.count("\n") == 1 and "is a directory" in run.stderr, run
+
+
+class _Page(HTMLParser):
+    """What a page refers to outside itself, and its embedded JSON."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.outside: list[str] = []
+        self.scripts: dict[str, str] = {}
+        self._script: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("src", "href", "srcset", "action", "data", "poster") or (value and "url(" in value):
+                self.outside.append(f"<{tag} {name}={value}>")
+        if tag in ("link", "iframe", "object", "embed", "img", "base"):
+            self.outside.append(tag)
+        self._script = dict(attrs).get("id") or "" if tag == "script" else None
+
+    def handle_data(self, data: str) -> None:
+        if self._script is not None:
+            self.scripts[self._script] = self.scripts.get(self._script, "") + data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._script = None
+
+
+def _page(played: Played) -> tuple[Path, str]:
+    path = played.root / "game1.html"
+    if not path.exists():
+        run = played.alice.ok("record", played.match[:8], "--game", "1", "--html", path)
+        assert "Wrote" in run.stdout
+    return path, path.read_text(encoding="utf-8")
+
+
+def test_the_page_is_self_contained_and_embeds_the_record(played: Played) -> None:
+    _, text = _page(played)
+    parser = _Page()
+    parser.feed(text)
+    assert parser.outside == []
+    assert "http://" not in text and "https://" not in text and "@import" not in text
+    assert json.loads(parser.scripts["record"]) == _json(played.bob, played.match, "--game", "1")
+    frames = json.loads(parser.scripts["frames"])
+    data = json.loads(parser.scripts["record"])
+    assert len(frames) == len(data["turns"]) + 1 and frames[-1]["over"] and not frames[0]["over"]
+    assert frames[0]["players"][0]["hand"] == data["deal"]["hands"][0]
+
+
+def _browser() -> Any:
+    """A headless Chromium driven by selenium, or a skip saying what is missing."""
+    chromium, driver = shutil.which("chromium") or shutil.which("chromium-browser"), shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        pytest.skip("no chromium and chromedriver installed (apt-get install chromium chromium-driver): the page's browser test is skipped")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install -e '.[test]'): the page's browser test is skipped")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
+    flags += ["--disable-component-update", "--disable-sync", f"--user-data-dir={tempfile.mkdtemp()}", "--window-size=1100,900"]
+    for flag in flags:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(driver), options=options)
+
+
+def test_the_page_steps_through_the_game_in_a_real_browser(played: Played) -> None:
+    path, _ = _page(played)
+    browser = _browser()
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    data = _json(played.alice, played.match, "--game", "1")
+    turns = len(data["turns"])
+    try:
+        browser.get(path.resolve().as_uri())
+        at = lambda: int(browser.find_element(By.TAG_NAME, "body").get_attribute("data-at"))  # noqa: E731
+        where = lambda: browser.find_element(By.ID, "where").text  # noqa: E731
+        assert at() == 0 and where() == "The deal"
+        hand = [c.get_attribute("title").split()[0] for c in browser.find_elements(By.CSS_SELECTOR, "#seat0 .place:last-child .card")]
+        assert hand == data["deal"]["hands"][0]
+        browser.find_element(By.ID, "next").click()
+        assert (
+            at() == 1
+            and where() == f"Turn 1 of {turns}"
+            and data["turns"][0]["moves"].split()[0] in browser.find_element(By.ID, "turn").text
+        )
+        body = browser.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert at() == 2
+        body.send_keys(Keys.ARROW_LEFT)
+        assert at() == 1
+        browser.find_element(By.ID, "last").click()
+        assert at() == turns and where() == f"Turn {turns} of {turns}"
+        assert browser.find_element(By.ID, "next").get_attribute("disabled") is not None
+        winner = data["result"]["winner"]
+        said = "A tie" if winner is None else f"{data['players'][winner]} wins"
+        assert browser.find_element(By.ID, "result").text.startswith(said)
+        assert browser.find_elements(By.CSS_SELECTOR, ".card.revealed")
+        shot = played.root / "game1.png"
+        assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 1000
+        body.send_keys(Keys.HOME)
+        assert at() == 0
+        errors = [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+        assert errors == []
+    finally:
+        browser.quit()
