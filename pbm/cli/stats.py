@@ -120,7 +120,7 @@ def _print_stats(counted: "Stats") -> None:
         games = f"{m.games} game{'s' if m.games != 1 else ''}"
         turns = f"{m.turns} turn{'s' if m.turns != 1 else ''}"
         days = "within a day" if m.days == 0 else f"over {m.days} day{'s' if m.days != 1 else ''}"
-        what = "practice match" if t.practice else f"match against {_label(t, names)}"
+        what = "in practice" if t.practice else f"against {_label(t, names)}"
         session.out.print(f"Longest {what}: {m.match[:8]}, {games}, {turns}, {days} ({_said(m)}).", markup=False)
     session.out.print("What each number counts: docs/stats.md. Finished matches: spite games --all.")
 

@@ -173,10 +173,8 @@ def test_stats_table_has_a_row_each_and_the_longest_matches(played: Played) -> N
         counts = [str(m[key]) for key in ("total", "won", "lost", "resigned", "they_resigned", "unfinished")]
         assert rows[name] == [*counts, f"{g['won']}–{g['lost']}–{g['tied']}", f"{p['for']}–{p['against']}"], run
     longest = data["opponents"][0]["longest"]
-    assert (
-        f"Longest match against Bob: {played.mail_done[:8]}, {longest['games']} games, {longest['turns']} turns, within a day" in run.stdout
-    )
-    assert f"Longest practice match: {played.practice_done[:8]}," in run.stdout, run
+    assert f"Longest against Bob: {played.mail_done[:8]}, {longest['games']} games, {longest['turns']} turns, within a day" in run.stdout
+    assert f"Longest in practice: {played.practice_done[:8]}," in run.stdout, run
 
 
 def test_stats_fits_80_columns(played: Played) -> None:
