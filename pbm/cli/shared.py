@@ -216,7 +216,8 @@ def print_standings(rows: "list[Standing]", playing: bool = False, hidden: int =
 
     if not rows:
         if hidden:
-            session.out.print(f"No match in play. {_hidden_line(hidden)}")
+            session.out.print("No match in play.")
+            session.out.print(_hidden_line(hidden))
         else:
             session.out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
         return
@@ -259,8 +260,9 @@ def print_standings(rows: "list[Standing]", playing: bool = False, hidden: int =
 
 def _hidden_line(hidden: int) -> str:
     """The line that says how many finished matches `spite games` left out, and how to list them."""
-    many = f"{hidden} finished matches are" if hidden > 1 else "1 finished match is"
-    return f"{many} not listed: spite games --all lists them, spite stats counts them."
+    if hidden == 1:
+        return "1 finished match is not listed: spite games --all lists it, spite stats counts it."
+    return f"{hidden} finished matches are not listed: spite games --all lists them, spite stats counts them."
 
 
 def is_practice(r: "Standing") -> bool:

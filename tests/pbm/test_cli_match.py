@@ -161,7 +161,7 @@ def test_games_lists_the_finished_match_for_both_players_with_all(short_match: P
     for player in short_match.players:
         other = short_match.other(player)
         listed = player.ok("games").stdout
-        assert match not in listed and "1 finished match is not listed: spite games --all lists them" in listed, listed
+        assert match not in listed and "1 finished match is not listed: spite games --all lists it" in listed, listed
         run = player.ok("games", "--all")
         row = next(line for line in run.stdout.splitlines() if match in line)
         cells = [c.strip() for c in re.split(r"[│┃|]", row) if c.strip()]
