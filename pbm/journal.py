@@ -201,6 +201,15 @@ class MatchInfo:
         return next((seat for seat, p in enumerate(self.players) if p.key == text), None)
 
 
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """A resignation recorded in a match: the game it was made in, the seat that resigned, and whether it gave up the whole match."""
+
+    game: int
+    seat: int
+    whole_match: bool
+
+
 class Journal:
     """The journal of one spite home. Use :meth:`open`; close it (or use ``with``) when done."""
 
@@ -318,6 +327,15 @@ class Journal:
         """The players (names and keys) pinned for `match`, or None if the match is unknown."""
         row = self._db.execute("SELECT name0, key0, name1, key1 FROM matches WHERE match = ?", (match,)).fetchone()
         return (Player(row[0], row[1]), Player(row[2], row[3])) if row else None
+
+    def saves(self, match: str) -> list[SaveRecord]:
+        """Every save of `match` recorded here, in the order of the chain (none for an unknown match)."""
+        rows = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? ORDER BY seq", (match,)).fetchall()
+        return [_record(row) for row in rows]
+
+    def resignations(self, match: str) -> list[Resignation]:
+        """The resignations recorded in `match`, oldest first."""
+        return []  # placeholder until spite resign lands
 
     def key_for(self, save: SaveFile) -> PublicKey:
         """The key to verify `save` against: the one pinned for its signer, or on first use the one the file names."""

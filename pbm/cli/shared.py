@@ -23,14 +23,18 @@ if TYPE_CHECKING:
     from pbm.inbox import Standing
 
 
-def _say_settled(settled: list[Settled]) -> None:
-    """Say what became of each invitation a stopped `spite new` left recorded but unwritten (settle_invitations)."""
+def _say_settled(settled: list[Settled], aside: bool = False) -> None:
+    """Say what became of each invitation a stopped `spite new` left recorded but unwritten (settle_invitations).
+
+    `aside`: on standard error, so that standard output holds only the JSON a script reads.
+    """
+    console = session.err if aside else session.out
     for one in settled:
         if one.kept:
             line = f"Match {one.match[:8]}: its invitation was written to {plain(str(one.path))} just before spite was stopped."
         else:
             line = f"Forgot match {one.match[:8]}: spite was stopped before its invitation was written, so nobody can have it."
-        session.out.print(line, soft_wrap=True)
+        console.print(line, soft_wrap=True)
 
 
 def _given(file: Path | None, paste: bool) -> Given:
@@ -202,15 +206,20 @@ def _ago(stamp: str) -> str:
     return "just now"
 
 
-def print_standings(rows: "list[Standing]", playing: bool = False) -> None:
+def print_standings(rows: "list[Standing]", playing: bool = False, hidden: int = 0) -> None:
     """The one view of every match: opponent, score, whose move, since when, the opponent's address, the file.
 
-    `playing`: inbox --play opens the file that waits next, so no line says how to.
+    `playing`: inbox --play opens the file that waits next, so no line says how to. `hidden`: finished matches left out
+    (spite games without --all), said in the last line.
     """
     from pbm.inbox import Next
 
     if not rows:
-        session.out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
+        if hidden:
+            session.out.print("No match in play.")
+            session.out.print(_hidden_line(hidden))
+        else:
+            session.out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
         return
     table = _standings_table(rows, wide=True)
     wide = Measurement.get(session.out, session.out.options.update_width(10_000), table).maximum <= session.out.width
@@ -245,11 +254,25 @@ def print_standings(rows: "list[Standing]", playing: bool = False) -> None:
             session.out.print(
                 f"Waiting for {plain(r.opponent)} in {r.match[:8]}: if your file was lost, spite resend {r.match[:8]}", markup=False
             )
+    if hidden:
+        session.out.print(_hidden_line(hidden))
+
+
+def _hidden_line(hidden: int) -> str:
+    """The line that says how many finished matches `spite games` left out, and how to list them."""
+    if hidden == 1:
+        return "1 finished match is not listed: spite games --all lists it, spite stats counts it."
+    return f"{hidden} finished matches are not listed: spite games --all lists them, spite stats counts them."
 
 
 def is_practice(r: "Standing") -> bool:
     """Whether `r` is a match against the computer: spite practice writes all its files in one folder of the spite home."""
-    return bool(r.file) and Path(r.file).resolve().parent == (spite_home() / "practice" / "saves").resolve()
+    return practice_file(r.file)
+
+
+def practice_file(file: str) -> bool:
+    """Whether the save at `file` is one of a practice match: spite practice writes them all in one folder of the spite home."""
+    return bool(file) and Path(file).resolve().parent == (spite_home() / "practice" / "saves").resolve()
 
 
 def _standings_table(rows: "list[Standing]", wide: bool) -> Table:

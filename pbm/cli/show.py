@@ -1,4 +1,4 @@
-"""Looking at files and matches: spite show, verify, code, games."""
+"""Looking at files and matches: spite show, verify, code, games (spite stats counts them: pbm/cli/stats.py)."""
 
 from pathlib import Path
 from typing import Annotated
@@ -166,24 +166,30 @@ def code_command(
     session.out.print("\n\n".join(chosen), markup=False, highlight=False, soft_wrap=True)
 
 
-@command(epilog="Example: spite games")
+@command(epilog="Example: spite games   (spite games --all lists finished matches too)")
 @_handled
 def games(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the matches as JSON for scripts (docs/show-json.md).")] = False,
+    every: Annotated[bool, typer.Option("--all", help="List finished matches too (by default only those in play).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the matches it lists as JSON for scripts (docs/show-json.md).")] = False,
 ) -> None:
-    """List your matches: opponent, score, whose turn and since when, the file to play or the last file, the opponent's address."""
+    """List your matches in play: opponent, score, whose turn and since when, the file to play or the last file, the address."""
     from pbm.inbox import standings
+    from pbm.stats import finished_matches
 
     home = spite_home()
     identity = _identity(home, look=True)
     with Journal.open(home, write=False) as journal:  # a list needs no quick check of every page, and writes nothing
         settle = bool(journal.unwritten())  # unless a stopped 'spite new' left an invitation to keep or forget
         rows = [] if settle else standings(identity, journal)
+        done = set() if settle else finished_matches(journal)
     if settle:
         with Journal.open(home) as journal:
-            _say_settled(settle_invitations(journal))
+            _say_settled(settle_invitations(journal), aside=as_json)
             rows = standings(identity, journal)
+            done = finished_matches(journal)
+    shown = rows if every else [r for r in rows if r.match not in done or r.new or r.unsent]  # never hide what waits for you
+    hidden = len(rows) - len(shown)
     if as_json:
-        session.out.print_json(data={"matches": [_standing_json(r) for r in rows]})
+        session.out.print_json(data={"matches": [_standing_json(r) for r in shown], "hidden": hidden})
         return
-    print_standings(rows)
+    print_standings(shown, hidden=hidden)

@@ -6,6 +6,7 @@ process kills itself with SIGKILL, as a power cut or `kill -9` would.
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import time
@@ -185,6 +186,21 @@ def test_killed_while_inviting_the_next_command_keeps_a_written_invitation_and_f
     assert match[:8] in games
     joined = answer(mail.bob, invitation)  # the invitation stands: Bob joins, Alice goes on
     answer(mail.alice, joined)
+
+
+@pytest.mark.parametrize("command", ["games", "stats"])
+def test_json_stays_json_when_a_killed_invitation_is_settled(mail: Mail, command: str) -> None:
+    """`spite games --json` and `spite stats --json` settle a stopped `spite new` as the table does, and say so on stderr:
+    what a script reads is only the JSON, in which the forgotten match is not."""
+    match = killed_invitation(mail, "invitation-recorded", mail.folder / "second-invitation.toml")
+    run = spite_process(mail.alice.home, command, "--json")
+    assert run.returncode == 0, run
+    assert f"Forgot match {match[:8]}" in run.stderr and match[:8] not in run.stdout, run
+    data = json.loads(run.stdout)
+    if command == "stats":
+        assert data["total"]["matches"]["total"] == 1  # the match with Bob, three files in
+    else:
+        assert [m["match"] for m in data["matches"]] == [saves.read(mail.latest).match]
 
 
 def test_an_invitation_being_written_is_left_to_the_spite_writing_it(mail: Mail) -> None:

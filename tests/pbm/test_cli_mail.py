@@ -112,7 +112,8 @@ def test_a_whole_match_travels_by_send_and_inbox(pair: tuple[Mailer, Mailer], pa
         raise AssertionError("the match did not end")
     assert files >= 4, files  # the invitation, its answer, a deal step, a turn: the deal is random
     for m in (alice, bob):
-        games = m.ok("games").stdout
+        assert "1 finished match is not listed" in m.ok("games").stdout  # its last file is in: the match is finished
+        games = m.ok("games", "--all").stdout
         assert "over" in games, games
         other = bob if m is alice else alice
         assert other.account.address in games, games

@@ -154,12 +154,15 @@ def test_the_match_ends_with_the_right_winner_and_score(short_match: Played) -> 
     assert over[-2:] == [True, True] and not any(over[:-2])
 
 
-def test_games_lists_the_finished_match_for_both_players(short_match: Played) -> None:
+def test_games_lists_the_finished_match_for_both_players_with_all(short_match: Played) -> None:
+    """Once its last file is recorded the match is finished: `spite games` says it left it out, `--all` lists it."""
     match = short_match.steps[0].views["Alice"]["match"][:8]
     scores = short_match.steps[-1].views["Alice"]["scores"]
     for player in short_match.players:
         other = short_match.other(player)
-        run = player.ok("games")
+        listed = player.ok("games").stdout
+        assert match not in listed and "1 finished match is not listed: spite games --all lists it" in listed, listed
+        run = player.ok("games", "--all")
         row = next(line for line in run.stdout.splitlines() if match in line)
         cells = [c.strip() for c in re.split(r"[│┃|]", row) if c.strip()]
         assert cells[:4] == [match, other.name, f"{scores[player.name]}–{scores[other.name]}", "over"], run
