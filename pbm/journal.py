@@ -514,11 +514,6 @@ class Journal:
         message = tomllib.loads(data.decode("utf-8"))["protocol"]["message"]  # the player's own file, checked as it was written
         return dict(message)
 
-    def saves_of(self, match: str) -> list[SaveRecord]:
-        """Every save of `match` recorded, in the order of the chain."""
-        rows = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? ORDER BY seq", (match,)).fetchall()
-        return [_record(row) for row in rows]
-
     def written(self, digest: str) -> bytes | None:
         """The bytes of this player's own save `digest` as it was written, if this journal kept them."""
         row = self._db.execute("SELECT data FROM written WHERE hash = ?", (digest,)).fetchone()

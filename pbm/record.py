@@ -71,7 +71,7 @@ def _messages(journal: Journal, match: str, game: int, cache: dict[str, dict[str
 
     `cache` keeps the messages read, by the save's hash, for the next call.
     """
-    records = [r for r in journal.saves_of(match) if game - 1 <= r.game <= game + 1]
+    records = [r for r in journal.saves(match) if game - 1 <= r.game <= game + 1]
     for r in records:
         if r.hash not in cache:
             cache[r.hash] = _message(journal, r)
@@ -82,7 +82,7 @@ def _ruleset(journal: Journal, match: str) -> tuple[Ruleset, tuple[str, str]]:
     """The rules and the two players' names of `match`, as the player's own latest file carried them."""
     pinned = journal.pinned(match)
     assert pinned is not None  # find_match took the match from the journal
-    for r in reversed(journal.saves_of(match)):
+    for r in reversed(journal.saves(match)):
         text = journal.kept_side(match, r.seq)
         if text is not None:
             side = json.loads(text).get("side")
@@ -184,7 +184,7 @@ def _in_play(journal: Journal, identity: Identity, match: str, game: int, names:
     me = next((seat for seat, p in enumerate(pinned) if p.key == identity.public_text), None)
     if me is None:
         raise RecordError(f"you are not a player of match {match[:8]}")
-    own = [r for r in journal.saves_of(match) if r.signer == me and r.game == game and journal.kept_side(match, r.seq) is not None]
+    own = [r for r in journal.saves(match) if r.signer == me and r.game == game and journal.kept_side(match, r.seq) is not None]
     if not own:
         raise RecordError(f"game {game} of match {match[:8]} has no file of yours yet: its record starts with your first")
     last = own[-1]

@@ -271,7 +271,7 @@ def test_a_version_4_journal_gains_the_messages_table_and_keeps_a_message_when_i
         assert j.latest(MATCH).hash == first.hash and j.message(first.hash) is None
         j.record(first, tmp_path / "a.toml")  # the latest save seen again
         assert j.message(first.hash) == dict(first.protocol["message"])
-        assert [r.hash for r in j.saves_of(MATCH)] == [first.hash]
+        assert [r.hash for r in j.saves(MATCH)] == [first.hash]
 
 
 def test_mail_records(journal: Journal, people: tuple[Identity, ...], tmp_path: Path) -> None:
