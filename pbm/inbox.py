@@ -16,7 +16,7 @@ from pbm.home import ensure_private_dir, is_match_id, read_head, write_new
 from pbm.identity import Identity
 from pbm.journal import Journal
 from pbm.saves import SaveFile
-from pbm.shown import shown
+from pbm.shown import plain, shown
 from pbm.transport import code
 from pbm.transport.mail import Found, save_name
 
@@ -150,6 +150,7 @@ class Standing:
     joined: int = 1  # the first file of the match this machine recorded: above 1, the files before it were not checked here
     fingerprint: str = ""  # of the opponent's pinned key; "" until their key is pinned (first contact shows it)
     unsent: bool = False  # this player's latest file of a match played by mail (an address is kept) was never mailed
+    resigned: tuple[str, ...] = ()  # the games (or the match) resigned, in words: "you resigned game 2", "Bob resigned the match"
 
 
 def standings(identity: Identity, journal: Journal) -> list[Standing]:
@@ -183,9 +184,13 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         score = (info.score[me], info.score[1 - me])
         address, fingerprint = journal.address(info.match) or "", them.fingerprint if them.key else ""
         unsent = latest.signer == me and bool(address) and not journal.was_mailed(latest.hash)
+        resigned = tuple(
+            f"{'you' if r.seat == me else plain(them.name)} resigned {'the match, in game' if r.whole_match else 'game'} {r.game}"
+            for r in info.resignations
+        )
         standing = Standing(
             info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first, fingerprint=fingerprint,
-            unsent=unsent,
+            unsent=unsent, resigned=resigned,
         )  # fmt: skip
         rows.append(standing)
     return sorted(rows, key=lambda r: not r.unsent)  # stable: the order above within each part

@@ -9,6 +9,7 @@ from rich.measure import Measurement
 from rich.table import Column, Table
 from rich.text import Text
 
+from engine.state import Reason
 from pbm import render
 from pbm.cli.app import UsageError, _look, session
 from pbm.client.answer import Settled
@@ -127,6 +128,8 @@ def _game_over(opened: Opened) -> list[str]:
     else:
         who = "you win" if outcome.winner == me else f"{names[outcome.winner]} wins"
         result = f"{who}, {outcome.points} point{'s' if outcome.points != 1 else ''}"
+        if outcome.reason is Reason.RESIGNED:
+            result = f"{'you' if outcome.winner != me else names[1 - outcome.winner]} resigned: {result}"
     scores = opened.record.scores
     lines = [
         f"Game {opened.game} is over: {result}.",
@@ -151,7 +154,8 @@ def _result_line(opened: Opened) -> str | None:
         return None
     winner = record.winner
     assert winner is not None
-    return f"The match is over: {opened.names[winner]} wins {record.scores[winner]}–{record.scores[1 - winner]}."
+    how = f" ({opened.names[1 - winner]} resigned the match)" if record.conceded is not None else ""
+    return f"The match is over: {opened.names[winner]} wins {record.scores[winner]}–{record.scores[1 - winner]}{how}."
 
 
 def _keys_line(opened: Opened, writing: bool) -> str:
@@ -228,6 +232,9 @@ def print_standings(rows: "list[Standing]", playing: bool = False) -> None:
         if r.next is not Next.OVER and is_practice(r):
             session.out.print(f"Practice match {r.match[:8]} goes on with: spite practice --resume {r.match[:8]}", markup=False)
     for r in rows:
+        if r.resigned:
+            session.out.print(f"Match {r.match[:8]}: {'; '.join(r.resigned)}.", markup=False)
+    for r in rows:
         if r.joined > 1:
             session.out.print(
                 f"Match {r.match[:8]} was taken up on this machine at file {r.joined}: the files before it were not checked here.",
@@ -295,4 +302,5 @@ def _standing_json(r: "Standing") -> dict[str, Any]:
         "new": r.new,
         "joined": r.joined,
         "unsent": r.unsent,
+        "resigned": list(r.resigned),
     }

@@ -1,0 +1,118 @@
+"""spite resign: a game or the match conceded on either player's turn, through the CLI for both players."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import THINK, Player, answer, assert_refused, files, invite, new_file
+
+from pbm.journal import Journal, Resignation
+
+
+def _started(root: Path, turns: int) -> tuple[Player, Player, list[Path]]:
+    """Alice and Bob `turns` files past the invitation: the one to move now (who reads the latest file), the other, the files."""
+    alice, bob, path = invite(root, payoff=8, target=30)
+    chain = [path]
+    writer, reader = alice, bob
+    for _ in range(turns):
+        chain.append(answer(reader, chain[-1]))
+        writer, reader = reader, writer
+    return reader, writer, chain
+
+
+def _resign(player: Player, *extra: str) -> tuple[Path, str]:
+    """`player` resigns (with --yes) their only match; returns the file written and what was printed."""
+    folder = player.home.parent / "mail"
+    before = files(folder)
+    match = json.loads(player.ok("games", "--json").stdout)["matches"][0]["match"]
+    run = player.ok("resign", match[:8], "--yes", *extra)
+    written = new_file(before, folder)
+    assert written is not None, run
+    return written, run.stdout
+
+
+def _resignations(player: Player) -> list[Resignation]:
+    with Journal.open(player.home, write=False) as journal:
+        return journal.resignations(journal.matches()[0].match)
+
+
+def _seat(player: Player) -> int:
+    with Journal.open(player.home, write=False) as journal:
+        seat = journal.matches()[0].seat_of(player.public_text)
+        assert seat is not None
+        return seat
+
+
+def _pile(viewer: Player, path: Path) -> int:
+    """The cards left in `viewer`'s own pay-off pile after the file at `path`."""
+    count = viewer.show(path)["payoff"]["count"]
+    assert isinstance(count, int)
+    return count
+
+
+def test_a_game_resigned_on_ones_turn_is_scored_and_the_next_game_is_dealt(tmp_path: Path) -> None:
+    mover, other, chain = _started(tmp_path, 6)
+    pile = _pile(mover, chain[-1])
+    resigned, said = _resign(mover)
+    assert f"You resigned game 1: {other.name} scores {pile}." in said
+    run = other.ok("play", resigned, "--auto", "--think", THINK)
+    assert f"{mover.name} resigned game 1: you score {pile}." in run.stdout, run
+    keys = new_file(files(resigned.parent), resigned.parent)
+    written = sorted(resigned.parent.iterdir(), key=lambda p: p.stat().st_mtime)[-1]
+    assert keys is None and written != resigned
+    following = answer(mover, written)  # the audit of game 1 passes, and the deal of game 2 goes on
+    assert mover.show(following)["game"] == 2 or other.show(following)["game"] == 2
+    expected = [Resignation(1, _seat(mover), False)]
+    assert _resignations(other) == _resignations(mover) == expected
+    for player in (mover, other):
+        games = json.loads(player.ok("games", "--json").stdout)["matches"][0]
+        assert games["score"] == ([0, pile] if player is mover else [pile, 0]), games
+        assert games["resigned"] == ["you resigned game 1" if player is mover else f"{mover.name} resigned game 1"]
+    assert f"{mover.name} resigned game 1." in other.ok("games").stdout
+
+
+def test_the_match_resigned_on_the_opponents_turn_ends_it_and_a_replay_is_refused(tmp_path: Path) -> None:
+    mover, waiting, _ = _started(tmp_path, 5)
+    resigned, said = _resign(waiting, "--match")  # waiting wrote the latest file: it is mover's turn
+    assert "You resigned the match" in said and f"The match is over: {mover.name} wins" in said
+    run = mover.ok("play", resigned, "--auto", "--think", THINK)
+    assert f"{waiting.name} resigned the match" in run.stdout and "match is over" in run.stdout.lower(), run
+    last = sorted(resigned.parent.iterdir(), key=lambda p: p.stat().st_mtime)[-1]
+    assert last != resigned
+    waiting.ok("play", last)  # the opponent's keys of the game: the audit passes, nothing more to send
+    assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), True)]
+    for player in (mover, waiting):
+        assert json.loads(player.ok("games", "--json").stdout)["matches"][0]["next"] == "over"
+    assert_refused(waiting.spite("resign", json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"], "--yes"), "over")
+    refused = mover.spite("play", resigned)
+    assert refused.exit_code != 0 or "already" in refused.output
+
+
+def test_a_resignation_crossing_the_opponents_turn_takes_its_place(tmp_path: Path) -> None:
+    mover, waiting, chain = _started(tmp_path, 5)
+    crossing = answer(mover, chain[-1])  # mover plays and sends his turn ...
+    resigned, _ = _resign(waiting)  # ... while waiting, who has not seen it, resigns after their own last file
+    run = mover.ok("play", resigned, "--auto", "--think", THINK)
+    assert f"{waiting.name} resigned game 1" in run.stdout, run
+    reply = sorted(resigned.parent.iterdir(), key=lambda p: p.stat().st_mtime)[-1]
+    assert reply not in (resigned, crossing)
+    assert_refused(waiting.spite("play", crossing), "crossed", "resignation", "void")
+    after = answer(waiting, reply)  # the answer to the resignation goes on as after any game's end
+    assert after.exists()
+    assert_refused(mover.spite("play", crossing), "void")  # his own void turn is not his to play again
+    assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), False)]
+
+
+def test_a_changed_resignation_is_refused_and_resigning_needs_a_terminal_or_yes(tmp_path: Path) -> None:
+    mover, other, _ = _started(tmp_path, 4)
+    match = json.loads(mover.ok("games", "--json").stdout)["matches"][0]["match"]
+    assert_refused(mover.spite("resign", match[:8]), "--yes")
+    assert_refused(mover.spite("resign", "ffffffff", "--yes"), "no match")
+    resigned, _ = _resign(mover)
+    text = resigned.read_text()
+    changed = resigned.with_name("changed.toml")
+    changed.write_text(text.replace("match = false", "match = true", 1))
+    assert "match = false" in text
+    assert_refused(other.spite("play", changed, "--auto"), "signature")
+    assert other.spite("play", resigned, "--auto", "--think", THINK).exit_code == 0
