@@ -281,7 +281,8 @@ def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
     """
     turn = dict(code.turn)
     if "rules" not in turn or "players" not in turn:
-        text = journal.kept_side(code.match, code.seq - 1) or journal.kept_side(code.match, code.seq)
+        # this player's last file: the one the code answers, the code itself, or (a resignation on their turn) the one before
+        text = next((t for n in (1, 0, 2) if (t := journal.kept_side(code.match, code.seq - n))), None)
         side = json.loads(text).get("side") if text else None
         if not isinstance(side, dict):
             players = turn.get("players")
@@ -387,11 +388,15 @@ def _open_resignation(
         raise NoRecordError("this machine has no record of your side of the match: play this file where you wrote your last one")
     _check_labels_before(save, kept, me)
     seat = first.seat
-    moves = seat.receive(save.protocol["message"])
+    message = save.protocol["message"]
+    moves = seat.receive(message)
     after_first = dataclasses.replace(kept, seat=seat, game=first.save.game, history=history_digest(first.save.history))
-    _check_labels_after(save, after_first, save.protocol["message"], moves)
+    if save.partial:  # a turn code: what the file of it would state, as this player computes it
+        history = _turns_after(first.save.history, first.save.game, _game_label(message, first.save.game), save.signer, moves)
+        save = dataclasses.replace(save, history=history, state=_table_after(seat, moves))
+    _check_labels_after(save, after_first, message, moves)
     _check_table(save, seat, moves)
-    sides = carry.unpack_sides(save)
+    sides = (None, None) if save.partial else carry.unpack_sides(save)
     _check_carry(sides, me, kept)
     follows = before if first.check.status is Status.CONTINUES else None
     return Opened(save, path, me, seat, check, moves, sides=sides, follows=follows, **_context(identity, journal, source))

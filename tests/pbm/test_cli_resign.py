@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
+import pytest
 from cli_helpers import THINK, Player, answer, assert_refused, files, invite, new_file
 
 from pbm.journal import Journal, Resignation
@@ -85,8 +87,7 @@ def test_the_match_resigned_on_the_opponents_turn_ends_it_and_a_replay_is_refuse
     for player in (mover, waiting):
         assert json.loads(player.ok("games", "--json").stdout)["matches"][0]["next"] == "over"
     assert_refused(waiting.spite("resign", json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"], "--yes"), "over")
-    refused = mover.spite("play", resigned)
-    assert refused.exit_code != 0 or "already" in refused.output
+    assert_refused(mover.spite("play", resigned), "already played")
 
 
 def test_a_resignation_crossing_the_opponents_turn_takes_its_place(tmp_path: Path) -> None:
@@ -116,3 +117,29 @@ def test_a_changed_resignation_is_refused_and_resigning_needs_a_terminal_or_yes(
     assert "match = false" in text
     assert_refused(other.spite("play", changed, "--auto"), "signature")
     assert other.spite("play", resigned, "--auto", "--think", THINK).exit_code == 0
+
+
+@pytest.mark.parametrize("looked", [False, True])
+def test_a_resignation_on_the_opponents_turn_as_a_turn_code_is_taken_in(tmp_path: Path, looked: bool) -> None:
+    mover, waiting, chain = _started(tmp_path, 5)
+    if looked:
+        mover.ok("show", chain[-1])  # the file the resignation follows is the latest one mover's journal has
+    resigned, _ = _resign(waiting, "--match")  # no next deal in it (its proof of shuffle would need the file)
+    run = waiting.ok("code", resigned)
+    out = tmp_path / "reply.toml"
+    played = mover.ok("play", "-", "--auto", "--think", THINK, "-o", out, input=run.stdout.encode())
+    assert f"{waiting.name} resigned the match" in played.stdout and out.exists(), played
+    waiting.ok("play", out)
+    assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), True)]
+
+
+def test_two_different_resignations_after_the_same_file_are_a_fork(tmp_path: Path) -> None:
+    mover, waiting, _ = _started(tmp_path, 5)
+    twin = Player(waiting.name, tmp_path / "twin-home")
+    shutil.copytree(waiting.home, twin.home)  # the same player on a second machine, or a client that keeps an old journal
+    first, _ = _resign(waiting)
+    mover.ok("play", first, "--auto", "--think", THINK)
+    second, _ = _resign(twin, "--match")
+    assert second != first
+    assert_refused(mover.spite("play", second), "two different versions")
+    assert_refused(mover.spite("play", first), "already played")  # and the first one, answered, is not answered again

@@ -96,3 +96,28 @@ def test_a_resignation_is_refused_without_keys_with_a_turn_or_for_another_game()
         other.receive({**msg, "v": 4})
     other.receive(msg)  # the refusals changed nothing
     assert other.state.outcome is not None  # type: ignore[union-attr]
+
+
+def test_a_resignation_on_the_first_turn_carries_the_deal_step_it_owes() -> None:
+    seats = make_seats(SMALL, 8)
+    message = roundtrip(seats[0].send().to_data())  # deal step 1
+    seats[1].receive(message)
+    seats[0].receive(roundtrip(seats[1].send().to_data()))  # deal step 2: the first shuffler now owes step 3 and turn 1
+    first = next(p for p in (0, 1) if seats[p].my_turn)
+    res = roundtrip(seats[first].resign().to_data())
+    assert res["deal"]["step"] == 3 and res["resign"]["game"] == 1
+    _finish_exchange(seats, first, res)
+    assert seats[1 - first].party.record.scores[1 - first] == SMALL.payoff_size
+    assert play_on(seats, first) == 2
+
+
+def test_nothing_is_resigned_between_games_or_twice() -> None:
+    seats, cur, _ = _playing(9, 2)
+    before = seats[cur].party.export_public()
+    seats[cur].resign()
+    with pytest.raises(ProtocolError, match="no game under way"):
+        seats[cur].resign()
+    fresh = make_seats(SMALL, 9)
+    with pytest.raises(ProtocolError, match="no game under way"):
+        fresh[0].resign()
+    assert before["seq"] + 1 == seats[cur].party.seq
