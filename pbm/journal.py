@@ -600,12 +600,20 @@ class Journal:
         return row[0] if row else None
 
     def waiting(self) -> list[Received]:
-        """The saves that came in by mail after the latest one recorded for their match, the earliest of each match first."""
+        """The saves that came in by mail after the latest one recorded for their match, the earliest of each match first.
+
+        A resignation that crossed this player's latest file (the same number: only such a one is kept, pbm/inbox.py) waits too.
+        """
         rows = self._db.execute(
             "SELECT r.match, r.seq, r.path, r.opponent, r.sender, r.taken_at FROM received r "
-            "WHERE r.seq > COALESCE((SELECT MAX(s.seq) FROM saves s WHERE s.match = r.match), 0) ORDER BY r.match, r.seq"
+            f"WHERE r.seq >= COALESCE((SELECT MAX(s.seq) FROM saves s WHERE s.match = r.match AND {_LIVE}), 0) ORDER BY r.match, r.seq"
         ).fetchall()
-        return [Received(*row) for row in rows]
+        out = []
+        for row in rows:
+            latest = self.latest(row[0])
+            if latest is None or row[1] > latest.seq or self.written(latest.hash) is not None:  # the same seq: only a crossing
+                out.append(Received(*row))
+        return out
 
     def looked(self, box: str) -> tuple[str, int] | None:
         """Where the last look at the IMAP mailbox `box` ended: its UIDVALIDITY and the highest UID looked at."""
