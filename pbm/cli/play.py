@@ -44,7 +44,7 @@ from pbm.cli.shared import (
 from pbm.client import turn
 from pbm.client.answer import Answered, answer, recorded_answer
 from pbm.client.answer import resign as write_resignation
-from pbm.client.receive import DEFAULT_OPPONENT, FirstContact, Opened, open_save, receive, reopen
+from pbm.client.receive import DEFAULT_OPPONENT, FirstContact, Given, Opened, open_save, receive, reopen
 from pbm.errors import NoRecordError, NotYourTurnError, ProtocolError, ReplayError, SpiteError
 from pbm.home import match_lock, remove_stale, spite_home
 from pbm.identity import Identity
@@ -160,6 +160,11 @@ def resign(
     output: Annotated[Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write the file.")] = None,
     copy: Annotated[bool, typer.Option("--copy", help="Put the file's turn code on the clipboard, to paste into a chat.")] = False,
     send: Annotated[bool, typer.Option("--send", help="Mail the file to your opponent at once (spite mail setup).")] = False,
+    file: Annotated[
+        Path | None,
+        typer.Option("--file", metavar="FILE", help="Your opponent's latest file or turn code (- to paste), if it came as a code."),
+    ] = None,
+    paste: Annotated[bool, typer.Option("--paste", help="Read your opponent's latest turn code from the clipboard.")] = False,
 ) -> None:
     """Resign the game under way: your opponent wins it, scoring the cards left in your pay-off pile (--match: the match).
 
@@ -174,8 +179,13 @@ def resign(
         if len(found) > 1:
             raise SpiteError(f"{len(found)} matches begin with {plain(cut(match))}: give more of the id (spite games)")
         info = found[0]
+        given = _given(file, paste) if file is not None or paste else None
+        if given is not None and given.match != info.match:
+            raise SpiteError(
+                f"that {'turn code' if isinstance(given.item, TurnCode) else 'file'} is of another match, not {info.match[:8]}"
+            )
         with match_lock(home, info.match):
-            opened = _resignable(info.match, identity, journal)
+            opened = _resignable(info.match, identity, journal, given)
             state, me = opened.state, opened.me
             assert state is not None
             other = opened.names[1 - me]
@@ -202,9 +212,10 @@ def resign(
     _how_to_send(written, path, other, copy)
 
 
-def _resignable(match: str, identity: Identity, journal: Journal) -> Opened:
+def _resignable(match: str, identity: Identity, journal: Journal, given: Given | None = None) -> Opened:
     """The latest file of `match` opened for resigning: the opponent's (this player's turn) or this player's own.
 
+    `given` is the opponent's latest file or turn code, when the journal does not know where it lies (it came as a code).
     Raises a SpiteError in one line when the match is over or no game is under way to resign.
     """
     info = next(m for m in journal.matches() if m.match == match)
@@ -215,7 +226,12 @@ def _resignable(match: str, identity: Identity, journal: Journal) -> Opened:
         raise SpiteError(f"match {match[:8]} is over: there is nothing to resign")
     latest = info.latest
     where = Path(latest.path) if latest.path else Path.cwd()
-    if latest.signer == me:
+    if given is not None:  # checked in full and recorded as any file played; it must be the match's latest
+        opened = receive(given, identity, journal, functools.partial(_confirm_newest, newest=False))
+        now = journal.latest(match)
+        if now is None or opened.save.hash != now.hash:
+            raise SpiteError(f"that is not the latest file of match {match[:8]}: nothing was written")
+    elif latest.signer == me:
         data = journal.written(latest.hash)
         if data is None:
             raise NoRecordError(f"your journal does not keep your last file of match {match[:8]}: resign where you wrote it")
@@ -224,7 +240,7 @@ def _resignable(match: str, identity: Identity, journal: Journal) -> Opened:
         if not latest.path or not where.is_file():
             raise NoRecordError(
                 f"{plain(info.players[1 - me].name)}'s latest file of match {match[:8]} is not where your journal saw it "
-                f"({plain(latest.path) or 'a turn code'}): play it (spite play), then resign"
+                f"({plain(latest.path) or 'a turn code'}): give it with --file (or --paste)"
             )
         opened = open_save(where, identity, journal)
     state, party = opened.state, opened.seat.party

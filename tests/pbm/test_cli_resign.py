@@ -143,3 +143,18 @@ def test_two_different_resignations_after_the_same_file_are_a_fork(tmp_path: Pat
     assert second != first
     assert_refused(mover.spite("play", second), "two different versions")
     assert_refused(mover.spite("play", first), "already played")  # and the first one, answered, is not answered again
+
+
+def test_resigning_after_a_turn_that_came_as_a_code_takes_the_code(tmp_path: Path) -> None:
+    mover, waiting, chain = _started(tmp_path, 5)
+    their_turn = answer(mover, chain[-1])
+    pasted = mover.ok("code", their_turn).stdout.encode()
+    their_turn.unlink()  # it went by chat: the file is not on waiting's machine
+    waiting.ok("show", "-", input=pasted)  # looked at: it is the latest file of the match in waiting's journal now
+    match = json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"]
+    assert_refused(waiting.spite("resign", match[:8], "--yes"), "--file")
+    resigned = tmp_path / "resigned.toml"
+    run = waiting.ok("resign", match[:8], "--yes", "--file", "-", "-o", resigned, input=pasted)
+    assert "You resigned game 1" in run.stdout and resigned.exists(), run
+    played = mover.ok("play", resigned, "--auto", "--think", THINK)
+    assert f"{waiting.name} resigned game 1" in played.stdout, played
