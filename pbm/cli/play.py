@@ -206,6 +206,10 @@ def resign(
     if line:
         session.out.print(line, markup=False)
     session.out.print(f"Wrote {path}", soft_wrap=True, markup=False)
+    if path.resolve().parent == (home / "practice" / "saves").resolve():  # against the computer: nothing to send
+        if not whole:
+            session.out.print(f"The computer answers it: spite practice --resume {written.match[:8]}", markup=False)
+        return
     if send:
         _send_file(path)
         return

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cli_helpers import THINK, Player, answer, assert_refused, files, invite, new_file
+from cli_helpers import THINK, Player, answer, assert_refused, files, invite, make_player, new_file
 
 from pbm.journal import Journal, Resignation
 
@@ -158,3 +158,17 @@ def test_resigning_after_a_turn_that_came_as_a_code_takes_the_code(tmp_path: Pat
     assert "You resigned game 1" in run.stdout and resigned.exists(), run
     played = mover.ok("play", resigned, "--auto", "--think", THINK)
     assert f"{waiting.name} resigned game 1" in played.stdout, played
+
+
+def test_a_practice_game_resigned_is_answered_by_the_computer(tmp_path: Path) -> None:
+    ann = make_player(tmp_path, "Ann")
+    ann.ok("practice", "--think", THINK, input="q\n")
+    (match,) = (m["match"] for m in json.loads(ann.ok("games", "--json").stdout)["matches"])
+    run = ann.ok("resign", match[:8], "--yes")
+    assert "You resigned game 1" in run.stdout and f"spite practice --resume {match[:8]}" in run.stdout, run
+    again = ann.ok("practice", "--resume", match[:8], "--think", THINK, input="q\n")
+    assert "Resuming " in again.stdout, again
+    with Journal.open(ann.home, write=False) as journal:
+        assert journal.resignations(match) == [Resignation(1, 0, False)]
+        latest = journal.latest(match)
+        assert latest is not None and latest.game == 2, latest  # the computer's keys came, and game 2 is being dealt
