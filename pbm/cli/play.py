@@ -39,6 +39,7 @@ from pbm.cli.shared import (
     _keys_line,
     _result_line,
     _say_notes,
+    _say_resigned,
     _show_game_over,
 )
 from pbm.client import turn
@@ -140,15 +141,6 @@ def play_file(
             _confirm_keys(opened, yes)
         written, path = answer(opened, output)
     _say_written(opened, written, path, send, copy)
-
-
-def _say_resigned(opened: Opened) -> None:
-    """A file in which the opponent resigned says so first: "Bob resigned game 3: you score 7"."""
-    resign, state = opened.resignation, opened.state
-    if opened.mine or resign is None or state is None or state.outcome is None:
-        return
-    what = f"the match (and game {resign['game']})" if resign.get("match") else f"game {resign['game']}"
-    session.out.print(f"{opened.names[1 - opened.me]} resigned {what}: you score {state.outcome.points}.", markup=False)
 
 
 @command(epilog="Example: spite resign 3342e18f   (or --match to concede the whole match)")

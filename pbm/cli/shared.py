@@ -139,6 +139,15 @@ def _game_over(opened: Opened) -> list[str]:
     return [*lines, match] if match else lines
 
 
+def _say_resigned(opened: Opened) -> None:
+    """A file in which the opponent resigned says so first: "Bob resigned game 3: you score 7"."""
+    resign, state = opened.resignation, opened.state
+    if opened.mine or resign is None or state is None or state.outcome is None:
+        return
+    what = f"the match (and game {resign['game']})" if resign.get("match") else f"game {resign['game']}"
+    session.out.print(f"{opened.names[1 - opened.me]} resigned {what}: you score {state.outcome.points}.", markup=False)
+
+
 def _show_game_over(opened: Opened) -> None:
     """The final board of a game and its banner."""
     lines = _game_over(opened)

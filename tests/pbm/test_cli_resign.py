@@ -58,6 +58,9 @@ def test_a_game_resigned_on_ones_turn_is_scored_and_the_next_game_is_dealt(tmp_p
     pile = _pile(mover, chain[-1])
     resigned, said = _resign(mover)
     assert f"You resigned game 1: {other.name} scores {pile}." in said
+    shown = other.ok("show", resigned).stdout
+    assert f"{mover.name} resigned game 1: you score {pile}." in shown and f"{mover.name} resigned, you win" in shown, shown
+    assert "you resigned" in mover.ok("show", resigned).stdout
     run = other.ok("play", resigned, "--auto", "--think", THINK)
     assert f"{mover.name} resigned game 1: you score {pile}." in run.stdout, run
     keys = new_file(files(resigned.parent), resigned.parent)
