@@ -240,10 +240,10 @@ def _resignable(match: str, identity: Identity, journal: Journal, given: Given |
             )
         opened = open_save(where, identity, journal)
     state, party = opened.state, opened.seat.party
+    if state is not None and state.outcome is not None:
+        raise SpiteError(f"game {opened.game} is over already: there is nothing to resign; play the next file to go on (spite play)")
     if state is None or party.dealing is not None or party.deal_ready:
         raise SpiteError(f"the cards of game {opened.game} are being dealt: there is nothing to resign yet; play the file first")
-    if state.outcome is not None:
-        raise SpiteError(f"game {opened.game} is over already: there is nothing to resign; play the file to go on (spite play)")
     return opened
 
 

@@ -114,12 +114,15 @@ def test_a_changed_resignation_is_refused_and_resigning_needs_a_terminal_or_yes(
     assert_refused(mover.spite("resign", match[:8]), "--yes")
     assert_refused(mover.spite("resign", "ffffffff", "--yes"), "no match")
     resigned, _ = _resign(mover)
+    assert_refused(mover.spite("resign", match[:8], "--yes"), "game 1 is over already")
     text = resigned.read_text()
     changed = resigned.with_name("changed.toml")
     changed.write_text(text.replace("match = false", "match = true", 1))
     assert "match = false" in text
     assert_refused(other.spite("play", changed, "--auto"), "signature")
     assert other.spite("play", resigned, "--auto", "--think", THINK).exit_code == 0
+    # game 1 is over on both sides: nothing to resign until game 2 is dealt
+    assert_refused(other.spite("resign", match[:8], "--yes"), "game 1 is over already")
 
 
 @pytest.mark.parametrize("looked", [False, True])
@@ -175,3 +178,15 @@ def test_a_practice_game_resigned_is_answered_by_the_computer(tmp_path: Path) ->
         assert journal.resignations(match) == [Resignation(1, 0, False)]
         latest = journal.latest(match)
         assert latest is not None and latest.game == 2, latest  # the computer's keys came, and game 2 is being dealt
+
+
+def test_nothing_is_resigned_while_dealing_and_a_first_turn_resignation_deals_the_game_first(tmp_path: Path) -> None:
+    mover, waiting, chain = _started(tmp_path, 1)  # the answer to the invitation: the first shuffler owes deal step 3 and turn 1
+    match = json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"]
+    assert_refused(waiting.spite("resign", match[:8], "--yes"), "being dealt")
+    assert_refused(mover.spite("resign", match[:8], "--yes"), "being dealt")  # not before the answer is seen
+    mover.ok("show", chain[-1])
+    resigned, said = _resign(mover)
+    assert "You resigned game 1" in said
+    run = waiting.ok("play", resigned, "--auto", "--think", THINK)
+    assert f"{mover.name} resigned game 1: you score 8." in run.stdout, run  # the whole pile of 8: not one card was played
