@@ -61,13 +61,10 @@ def test_a_game_resigned_on_ones_turn_is_scored_and_the_next_game_is_dealt(tmp_p
     shown = other.ok("show", resigned).stdout
     assert f"{mover.name} resigned game 1: you score {pile}." in shown and f"{mover.name} resigned, you win" in shown, shown
     assert "you resigned" in mover.ok("show", resigned).stdout
-    run = other.ok("play", resigned, "--auto", "--think", THINK)
-    assert f"{mover.name} resigned game 1: you score {pile}." in run.stdout, run
-    keys = new_file(files(resigned.parent), resigned.parent)
-    written = sorted(resigned.parent.iterdir(), key=lambda p: p.stat().st_mtime)[-1]
-    assert keys is None and written != resigned
+    written = answer(other, resigned)  # other's keys of game 1, and the deal step of game 2 that is due
+    assert f"{mover.name} resigned game 1: you score {pile}." in other.runs[-1].stdout, other.runs[-1]
     following = answer(mover, written)  # the audit of game 1 passes, and the deal of game 2 goes on
-    assert mover.show(following)["game"] == 2 or other.show(following)["game"] == 2
+    assert mover.show(following)["game"] == 2
     expected = [Resignation(1, _seat(mover), False)]
     assert _resignations(other) == _resignations(mover) == expected
     for player in (mover, other):
@@ -81,11 +78,10 @@ def test_the_match_resigned_on_the_opponents_turn_ends_it_and_a_replay_is_refuse
     mover, waiting, _ = _started(tmp_path, 5)
     resigned, said = _resign(waiting, "--match")  # waiting wrote the latest file: it is mover's turn
     assert "You resigned the match" in said and f"The match is over: {mover.name} wins" in said
-    run = mover.ok("play", resigned, "--auto", "--think", THINK)
+    last = answer(mover, resigned)  # only mover's keys of the game are still owed
+    run = mover.runs[-1]
     assert f"{waiting.name} resigned the match" in run.stdout and "match is over" in run.stdout.lower(), run
-    last = sorted(resigned.parent.iterdir(), key=lambda p: p.stat().st_mtime)[-1]
-    assert last != resigned
-    waiting.ok("play", last)  # the opponent's keys of the game: the audit passes, nothing more to send
+    assert "Nothing more to send" in waiting.ok("play", last).stdout  # the keys: audited, nothing more
     assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), True)]
     for player in (mover, waiting):
         assert json.loads(player.ok("games", "--json").stdout)["matches"][0]["next"] == "over"
@@ -97,9 +93,8 @@ def test_a_resignation_crossing_the_opponents_turn_takes_its_place(tmp_path: Pat
     mover, waiting, chain = _started(tmp_path, 5)
     crossing = answer(mover, chain[-1])  # mover plays and sends his turn ...
     resigned, _ = _resign(waiting)  # ... while waiting, who has not seen it, resigns after their own last file
-    run = mover.ok("play", resigned, "--auto", "--think", THINK)
-    assert f"{waiting.name} resigned game 1" in run.stdout, run
-    reply = sorted(resigned.parent.iterdir(), key=lambda p: p.stat().st_mtime)[-1]
+    reply = answer(mover, resigned)  # mover's spite takes it in place of his own turn, and answers it
+    assert f"{waiting.name} resigned game 1" in mover.runs[-1].stdout, mover.runs[-1]
     assert reply not in (resigned, crossing)
     assert_refused(waiting.spite("play", crossing), "crossed", "resignation", "void")
     after = answer(waiting, reply)  # the answer to the resignation goes on as after any game's end
