@@ -244,6 +244,18 @@ def _end_turn(
     return _make_state(state.ruleset, players, center, stock, completed, nxt, turn + 1, state.starter, outcome)
 
 
+def resign(state: GameState, player: int) -> GameState:
+    """The state after `player` resigned the game: the other wins it, scoring the cards left in `player`'s pay-off pile (R10)."""
+    if state.outcome is not None:
+        raise IllegalMoveError("the game is over")
+    if player not in (0, 1):
+        raise ValueError("a player is 0 or 1")
+    outcome = Outcome(Reason.RESIGNED, 1 - player, state.players[player].payoff_count)
+    return _make_state(
+        state.ruleset, state.players, state.center, state.stock_count, state.pools, state.to_move, state.turn, state.starter, outcome
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """Games added up to the ruleset's target (R9, R10). Player 0 created the match and starts game 1."""
@@ -251,6 +263,7 @@ class Match:
     ruleset: Ruleset = G4A
     scores: tuple[int, int] = (0, 0)
     games: int = 0
+    conceded: int | None = None  # the player who resigned the whole match, if one did
 
     @property
     def next_starter(self) -> int:
@@ -259,7 +272,9 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The player who reached the target score, if any."""
+        """The player who reached the target score, or whose opponent conceded the match, if any."""
+        if self.conceded is not None:
+            return 1 - self.conceded
         for p in (0, 1):
             if self.scores[p] >= self.ruleset.target_score:
                 return p
@@ -277,3 +292,9 @@ class Match:
         if outcome.winner is not None:
             scores[outcome.winner] += outcome.points
         return Match(self.ruleset, (scores[0], scores[1]), self.games + 1)
+
+    def concede(self, player: int) -> Match:
+        """The match after `player` resigned it (their game's resignation already recorded): the other player wins it."""
+        if self.conceded is not None:
+            raise ValueError("the match is already conceded")
+        return Match(self.ruleset, self.scores, self.games, player)

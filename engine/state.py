@@ -17,6 +17,7 @@ class Reason(enum.Enum):
 
     PAYOFF_EMPTY = "payoff_empty"  # a player played the last card of their pay-off pile
     STOCK_EXHAUSTED = "stock_exhausted"  # R8: a turn began with nothing left to draw
+    RESIGNED = "resigned"  # a player conceded the game: the other wins it, scoring the resigner's pay-off pile (R10)
 
 
 @fast_init

@@ -102,6 +102,10 @@ class ForkError(JournalError):
     """A second, different save continuing from the same point."""
 
 
+class CrossedError(JournalError):
+    """A turn that crossed the other player's resignation (both followed the same save): the resignation stands, the turn is void."""
+
+
 class KeyMismatchError(JournalError):
     """A player's key differs from the one pinned for that match."""
 

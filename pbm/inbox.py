@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbm import saves
-from pbm.errors import ChainError, HomeError, SpiteError
+from pbm.errors import ChainError, CrossedError, HomeError, SpiteError
 from pbm.home import ensure_private_dir, is_match_id, read_head, write_new
 from pbm.identity import Identity
-from pbm.journal import Journal
+from pbm.journal import Journal, MatchInfo, Status
 from pbm.saves import SaveFile
-from pbm.shown import shown
+from pbm.shown import plain, shown
 from pbm.transport import code
 from pbm.transport.mail import Found, save_name
 
@@ -79,7 +79,8 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
         if refused is not None:
             return refused
     latest = journal.latest(match)
-    if (latest is not None and latest.seq >= seq) or journal.taken(match, seq) is not None:
+    crossing = isinstance(item, SaveFile) and _crossing(item, journal)
+    if (latest is not None and latest.seq >= seq and not crossing) or journal.taken(match, seq) is not None:
         return Intake(Taken.DUPLICATE, match, seq)
     try:
         name = save_name(item)
@@ -105,10 +106,18 @@ def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
     except SpiteError as e:
         return Intake(Taken.REFUSED, match, seq, why=str(e))
     latest = journal.latest(match)
-    if latest is not None and seq <= latest.seq:  # a turn already recorded: the same file again, or another version of it
+    if latest is not None and seq <= latest.seq and not _crossing(save, journal):  # the same file again, or another version
         recorded = journal.at(match, seq)
         same = recorded is None or recorded.hash == save.hash  # None: the journal began later in the match
-        return Intake(Taken.DUPLICATE, match, seq) if same else Intake(Taken.REFUSED, match, seq, why=fork)
+        if same:
+            return Intake(Taken.DUPLICATE, match, seq)
+        try:
+            journal.check(save)
+        except CrossedError as e:  # a turn that crossed this player's resignation: void, and said so
+            return Intake(Taken.REFUSED, match, seq, why=str(e))
+        except SpiteError:
+            pass
+        return Intake(Taken.REFUSED, match, seq, why=fork)
     try:
         journal.check(save)
     except ChainError:
@@ -124,6 +133,23 @@ def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
         if isinstance(first, SaveFile) and first.hash != save.hash:
             return Intake(Taken.REFUSED, match, seq, why=fork)
     return None
+
+
+def _resigned(info: MatchInfo, me: int) -> tuple[str, ...]:
+    """The games (or the match) resigned in `info`, in words for player `me`: "you resigned game 2", "Bob resigned game 3"."""
+    them = plain(info.players[1 - me].name)
+    return tuple(
+        f"{'you' if r.seat == me else them} resigned {'the match, in game' if r.whole_match else 'game'} {r.game}"
+        for r in info.resignations
+    )
+
+
+def _crossing(save: SaveFile, journal: Journal) -> bool:
+    """Whether `save` is the other player's resignation that crossed this player's latest file (docs/save-format.md)."""
+    try:
+        return journal.check(save).status is Status.CROSSING
+    except SpiteError:
+        return False
 
 
 def _fresh(path: Path) -> Path:
@@ -150,6 +176,7 @@ class Standing:
     joined: int = 1  # the first file of the match this machine recorded: above 1, the files before it were not checked here
     fingerprint: str = ""  # of the opponent's pinned key; "" until their key is pinned (first contact shows it)
     unsent: bool = False  # this player's latest file of a match played by mail (an address is kept) was never mailed
+    resigned: tuple[str, ...] = ()  # the games (or the match) resigned, in words: "you resigned game 2", "Bob resigned the match"
 
 
 def standings(identity: Identity, journal: Journal) -> list[Standing]:
@@ -161,7 +188,7 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         if row.match in waiting:
             continue
         latest = journal.latest(row.match)
-        if latest is not None and row.seq != latest.seq + 1:
+        if latest is not None and row.seq not in (latest.seq + 1, latest.seq):  # the same seq: a crossing resignation
             continue  # a file in between is missing: the row shows what the journal knows (and resend asks for it)
         info = infos.get(row.match)
         me = info.seat_of(identity.public_key) if info is not None else None
@@ -169,9 +196,11 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         address = journal.address(row.match) or row.sender
         them = info.players[1 - me] if info is not None and me is not None else None
         fingerprint = them.fingerprint if them is not None and them.key else ""
+        resigned = _resigned(info, me) if info is not None and me is not None else ()
         waiting[row.match] = Standing(
-            row.match, row.opponent, score, Next.YOU, row.taken_at, row.path, address, new=True, fingerprint=fingerprint
-        )
+            row.match, row.opponent, score, Next.YOU, row.taken_at, row.path, address, new=True, fingerprint=fingerprint,
+            resigned=resigned,
+        )  # fmt: skip
     rows = list(waiting.values())
     for info in infos.values():
         me = info.seat_of(identity.public_key)
@@ -183,9 +212,10 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         score = (info.score[me], info.score[1 - me])
         address, fingerprint = journal.address(info.match) or "", them.fingerprint if them.key else ""
         unsent = latest.signer == me and bool(address) and not journal.was_mailed(latest.hash)
+        resigned = _resigned(info, me)
         standing = Standing(
             info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first, fingerprint=fingerprint,
-            unsent=unsent,
+            unsent=unsent, resigned=resigned,
         )  # fmt: skip
         rows.append(standing)
     return sorted(rows, key=lambda r: not r.unsent)  # stable: the order above within each part

@@ -22,7 +22,17 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from pbm.errors import ChainError, DamagedJournalError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, SpiteError
+from pbm.errors import (
+    ChainError,
+    CrossedError,
+    DamagedJournalError,
+    ForkError,
+    JournalError,
+    KeyMismatchError,
+    ReplayError,
+    RollbackError,
+    SpiteError,
+)
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, write_new
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
@@ -30,7 +40,8 @@ from pbm.shown import cut
 
 SCHEMA_VERSION = 5  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
 # 4 `unwritten` (invitations recorded whose file is not known to be on disk yet); 5 `messages` (the protocol message of every
-# save received, the player's own being in `written`: so a game's record is made from the home alone, spite record)
+# save received, the player's own being in `written`: so a game's record is made from the home alone, spite record),
+# `resignations` and `void` (_RESIGN_SCHEMA)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -84,8 +95,24 @@ CREATE TABLE IF NOT EXISTS mailboxes (
 CREATE INDEX IF NOT EXISTS saves_by_match ON saves(match, seq);
 CREATE INDEX IF NOT EXISTS saves_by_prev ON saves(match, prev);
 """
+# schema 5, one self-contained step: the resignations recorded, and the turns a resignation made void (a turn that crossed it)
+_RESIGN_SCHEMA = """
+CREATE TABLE IF NOT EXISTS resignations (
+    hash TEXT PRIMARY KEY REFERENCES saves(hash),
+    match TEXT NOT NULL, seq INTEGER NOT NULL, prev TEXT NOT NULL,
+    game INTEGER NOT NULL, seat INTEGER NOT NULL, whole_match INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS void (
+    hash TEXT PRIMARY KEY REFERENCES saves(hash)
+);
+"""
+_SCHEMA += _RESIGN_SCHEMA
 _SAVE_COLUMNS = "match, seq, game, turn, hash, prev, signer, score0, score1, path, seen_at"
-_TABLES = frozenset({"matches", "saves", "seats", "written", "unwritten", "messages", "addresses", "mailed", "received", "mailboxes"})
+_TABLES = frozenset(
+    {"matches", "saves", "seats", "written", "unwritten", "messages", "addresses", "mailed", "received", "mailboxes"}
+    | {"resignations", "void"}
+)
+_LIVE = "hash NOT IN (SELECT hash FROM void)"  # a save that no resignation made void
 _HOME_TROUBLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR")
 
 
@@ -127,6 +154,7 @@ class Status(enum.Enum):
     UNKNOWN_MATCH = "unknown match"  # a later save of a match never seen here (a new machine): trust the file's chain
     CONTINUES = "continues"  # the next save after the latest known one
     LATEST = "latest"  # the latest known save itself, seen again
+    CROSSING = "crossing"  # the other player's resignation in place of this player's latest file, which it makes void
     EARLIER = "earlier"  # a save recorded before the latest one: looked at again (spite show, verify), never answered
 
 
@@ -144,6 +172,15 @@ class SaveRecord:
     score: tuple[int, int]
     path: str
     seen_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """A game (with `whole_match`, the match) that the player in `seat` resigned."""
+
+    game: int
+    seat: int
+    whole_match: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,14 +218,20 @@ class MatchInfo:
     target: int
     latest: SaveRecord
     first: int = 1  # the seq of the first save of the match recorded here: above 1 on a machine that took it up mid-way
+    resignations: tuple[Resignation, ...] = ()
 
     @property
     def score(self) -> tuple[int, int]:
         return self.latest.score
 
     @property
+    def conceded(self) -> int | None:
+        """The seat that resigned the whole match, if one did."""
+        return next((r.seat for r in self.resignations if r.whole_match), None)
+
+    @property
     def over(self) -> bool:
-        return max(self.score) >= self.target
+        return max(self.score) >= self.target or self.conceded is not None
 
     @property
     def waiting_for(self) -> int | None:
@@ -199,15 +242,6 @@ class MatchInfo:
         """The seat whose pinned key is `key`, if any."""
         text = key if isinstance(key, str) else key.text
         return next((seat for seat, p in enumerate(self.players) if p.key == text), None)
-
-
-@dataclass(frozen=True, slots=True)
-class Resignation:
-    """A resignation recorded in a match: the game it was made in, the seat that resigned, and whether it gave up the whole match."""
-
-    game: int
-    seat: int
-    whole_match: bool
 
 
 class Journal:
@@ -315,13 +349,31 @@ class Journal:
 
     def latest(self, match: str) -> SaveRecord | None:
         """The latest save recorded for `match`, or None if the match is unknown."""
-        row = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? ORDER BY seq DESC LIMIT 1", (match,)).fetchone()
+        row = self._db.execute(
+            f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND {_LIVE} ORDER BY seq DESC LIMIT 1", (match,)
+        ).fetchone()
         return _record(row) if row else None
 
     def at(self, match: str, seq: int) -> SaveRecord | None:
         """The save `seq` of `match` as recorded, if it is."""
-        row = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND seq = ? LIMIT 1", (match, seq)).fetchone()
+        row = self._db.execute(
+            f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND seq = ? AND {_LIVE} LIMIT 1", (match, seq)
+        ).fetchone()
         return _record(row) if row else None
+
+    def resignations(self, match: str) -> list[Resignation]:
+        """The games (or the match) resigned in `match`, oldest first."""
+        rows = self._db.execute("SELECT game, seat, whole_match FROM resignations WHERE match = ? ORDER BY seq", (match,))
+        return [Resignation(game, seat, bool(whole)) for game, seat, whole in rows.fetchall()]
+
+    def resignation(self, digest: str) -> Resignation | None:
+        """The resignation that save `digest` made, if it made one."""
+        row = self._db.execute("SELECT game, seat, whole_match FROM resignations WHERE hash = ?", (digest,)).fetchone()
+        return Resignation(row[0], row[1], bool(row[2])) if row else None
+
+    def is_void(self, digest: str) -> bool:
+        """Whether save `digest` is a turn that crossed the other player's resignation, made void by it."""
+        return self._db.execute("SELECT 1 FROM void WHERE hash = ?", (digest,)).fetchone() is not None
 
     def pinned(self, match: str) -> tuple[Player, Player] | None:
         """The players (names and keys) pinned for `match`, or None if the match is unknown."""
@@ -329,13 +381,9 @@ class Journal:
         return (Player(row[0], row[1]), Player(row[2], row[3])) if row else None
 
     def saves(self, match: str) -> list[SaveRecord]:
-        """Every save of `match` recorded here, in the order of the chain (none for an unknown match)."""
-        rows = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? ORDER BY seq", (match,)).fetchall()
+        """Every save of `match` recorded here, in the order of the chain, less the turns a resignation made void."""
+        rows = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND {_LIVE} ORDER BY seq", (match,)).fetchall()
         return [_record(row) for row in rows]
-
-    def resignations(self, match: str) -> list[Resignation]:
-        """The resignations recorded in `match`, oldest first."""
-        return []  # placeholder until spite resign lands
 
     def key_for(self, save: SaveFile) -> PublicKey:
         """The key to verify `save` against: the one pinned for its signer, or on first use the one the file names."""
@@ -353,7 +401,8 @@ class Journal:
         for match, name0, key0, name1, key1, target, first in rows.fetchall():
             latest = self.latest(match)
             if latest is not None:
-                infos.append(MatchInfo(match, (Player(name0, key0), Player(name1, key1)), target, latest, first))
+                players = (Player(name0, key0), Player(name1, key1))
+                infos.append(MatchInfo(match, players, target, latest, first, tuple(self.resignations(match))))
         return sorted(infos, key=lambda m: (m.latest.seen_at, m.latest.seq), reverse=True)
 
     def check(self, save: SaveFile) -> Check:
@@ -383,6 +432,15 @@ class Journal:
         digest = save.hash
         if digest == latest.hash:
             return Check(Status.LATEST, latest)
+        crossed = self._db.execute(
+            "SELECT game, seat FROM resignations WHERE match = ? AND prev = ? AND seat != ?", (save.match, save.prev, save.signer)
+        ).fetchone()
+        if crossed is not None:
+            mover, resigner = save.players[save.signer].name, save.players[crossed[1]].name
+            raise CrossedError(
+                f"{mover}'s file of game {save.game}, turn {save.turn} crossed {resigner}'s resignation of game {crossed[0]}, "
+                f"which stands: that file is void. {mover}'s answer to the resignation is the file that comes next"
+            )
         seen = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE hash = ?", (digest,)).fetchone()
         if seen is not None:
             old = _record(seen)
@@ -398,6 +456,8 @@ class Journal:
                 f"{save.players[save.signer].name} sent two different versions of turn {save.turn} (game {save.game}); "
                 "the one you received first stands, this one is refused"
             )
+        if save.seq == latest.seq and latest.signer != save.signer and save.prev == latest.prev and _resigns(save):
+            return Check(Status.CROSSING, latest)  # docs/save-format.md, Resigning: it takes the place of this player's unanswered file
         if save.seq <= latest.seq:
             raise RollbackError(
                 f"this file is older than the latest you have: it is game {save.game}, turn {save.turn}, "
@@ -483,6 +543,15 @@ class Journal:
         )
         if keep_message:
             self._keep_message(save)
+        resign = _resigns(save)
+        if resign is not None:
+            game, whole = resign
+            self._db.execute(
+                "INSERT OR IGNORE INTO resignations VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (save.hash, save.match, save.seq, save.prev, game, save.signer, int(whole)),
+            )
+        if result.status is Status.CROSSING and result.latest is not None:
+            self._db.execute("INSERT OR IGNORE INTO void VALUES (?)", (result.latest.hash,))
         return result
 
     def _keep_message(self, save: SaveFile) -> None:
@@ -568,12 +637,20 @@ class Journal:
         return row[0] if row else None
 
     def waiting(self) -> list[Received]:
-        """The saves that came in by mail after the latest one recorded for their match, the earliest of each match first."""
+        """The saves that came in by mail after the latest one recorded for their match, the earliest of each match first.
+
+        A resignation that crossed this player's latest file (the same number: only such a one is kept, pbm/inbox.py) waits too.
+        """
         rows = self._db.execute(
             "SELECT r.match, r.seq, r.path, r.opponent, r.sender, r.taken_at FROM received r "
-            "WHERE r.seq > COALESCE((SELECT MAX(s.seq) FROM saves s WHERE s.match = r.match), 0) ORDER BY r.match, r.seq"
+            f"WHERE r.seq >= COALESCE((SELECT MAX(s.seq) FROM saves s WHERE s.match = r.match AND {_LIVE}), 0) ORDER BY r.match, r.seq"
         ).fetchall()
-        return [Received(*row) for row in rows]
+        out = []
+        for row in rows:
+            latest = self.latest(row[0])
+            if latest is None or row[1] > latest.seq or self.written(latest.hash) is not None:  # the same seq: only a crossing
+                out.append(Received(*row))
+        return out
 
     def looked(self, box: str) -> tuple[str, int] | None:
         """Where the last look at the IMAP mailbox `box` ended: its UIDVALIDITY and the highest UID looked at."""
@@ -594,7 +671,7 @@ class Journal:
         if not seats:
             return None
         row = self._db.execute(
-            f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND signer = ? ORDER BY seq DESC LIMIT 1", (match, seats[0])
+            f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND signer = ? AND {_LIVE} ORDER BY seq DESC LIMIT 1", (match, seats[0])
         ).fetchone()
         return _record(row) if row else None
 
@@ -604,6 +681,15 @@ class Journal:
         """This player's side after their save `seq` of `match` as the journal kept it (JSON text), if it kept it."""
         row = self._db.execute("SELECT data FROM seats WHERE match = ? AND seq = ?", (match, seq)).fetchone()
         return row[0] if row else None
+
+
+def _resigns(save: SaveFile) -> tuple[int, bool] | None:
+    """The game a save resigns and whether the whole match, if its protocol message is a resignation (it was checked)."""
+    message = save.protocol.get("message")
+    resign = message.get("resign") if isinstance(message, dict) else None
+    if not isinstance(resign, dict) or not isinstance(resign.get("game"), int):
+        return None
+    return resign["game"], resign.get("match") is True
 
 
 def _where(path: Path | str) -> str:

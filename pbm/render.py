@@ -293,6 +293,9 @@ def status(view: PlayerView, names: Sequence[str]) -> Text:
             why = "the stock ran out" if outcome.reason is Reason.STOCK_EXHAUSTED else "no winner"
             return Text(f"game over after turn {played}: a tie ({why}), nobody scores", style="bold")
         who = "you win" if outcome.winner == view.player else f"{names[outcome.winner]} wins"
+        if outcome.reason is Reason.RESIGNED:
+            resigner = "you" if outcome.winner != view.player else names[1 - outcome.winner]
+            who = f"{resigner} resigned, {who}"
         return Text(f"game over after turn {played}: {who}, {outcome.points} point{'s' if outcome.points != 1 else ''}", style="bold")
     if view.my_turn:
         return Text.assemble(f"turn {view.turn}: ", ("your turn", "bold green"))

@@ -524,10 +524,13 @@ def default_name(save: SaveFile) -> str:
 
 def name_stem(match: str, game: int, turn: int, message: object) -> str:
     """``spite-<first 8 of match>-g<game>-t<turn>``, and ``-deal2`` for the file that answers a deal's first step or
-    ``-keys`` for one that only hands over keys: the two kinds of file that share a game and turn with another."""
+    ``-keys`` for one that only hands over keys: the two kinds of file that share a game and turn with another; and
+    ``-resign`` for a resignation, which follows the game's last turn."""
     stem = f"spite-{match[:8]}-g{game}-t{turn}"
     if not isinstance(message, Mapping) or "turn" in message:
         return stem  # a file with moves: the only one of its game and turn
+    if "resign" in message:
+        return f"{stem}-resign"
     deal = message.get("deal")
     if isinstance(deal, Mapping) and deal.get("step") == 2:
         return f"{stem}-deal2"  # beside the first step (the invitation, or the file that ended the game before)

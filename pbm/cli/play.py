@@ -15,6 +15,7 @@ import typer
 
 from engine.game import legal_moves
 from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
+from pbm import saves
 from pbm.cli.app import (
     FileArg,
     PasteOpt,
@@ -38,12 +39,14 @@ from pbm.cli.shared import (
     _keys_line,
     _result_line,
     _say_notes,
+    _say_resigned,
     _show_game_over,
 )
 from pbm.client import turn
 from pbm.client.answer import Answered, answer, recorded_answer
-from pbm.client.receive import DEFAULT_OPPONENT, FirstContact, Opened, receive, reopen
-from pbm.errors import NotYourTurnError, ReplayError, SpiteError
+from pbm.client.answer import resign as write_resignation
+from pbm.client.receive import DEFAULT_OPPONENT, FirstContact, Given, Opened, open_save, receive, reopen
+from pbm.errors import NoRecordError, NotYourTurnError, ProtocolError, ReplayError, SpiteError
 from pbm.home import match_lock, remove_stale, spite_home
 from pbm.identity import Identity
 from pbm.journal import Journal
@@ -115,6 +118,7 @@ def play_file(
             _say_seat_taken(given.item, journal, e)
             raise
         _say_notes(opened, keys=False)  # the keys come last, after the board: the last thing on screen before the prompt
+        _say_resigned(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
             raise NotYourTurnError(f"this is your own {what}: it is {other}'s turn; send it to them")
@@ -137,6 +141,110 @@ def play_file(
             _confirm_keys(opened, yes)
         written, path = answer(opened, output)
     _say_written(opened, written, path, send, copy)
+
+
+@command(epilog="Example: spite resign 3342e18f   (or --match to concede the whole match)")
+@_handled
+def resign(
+    match: Annotated[str, typer.Argument(metavar="MATCH", help="The match, by its id or the first hex digits of it (spite games).")],
+    whole: Annotated[bool, typer.Option("--match", help="Concede the whole match, not only the game under way.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Resign without asking (needed where there is no terminal).")] = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write the file.")] = None,
+    copy: Annotated[bool, typer.Option("--copy", help="Put the file's turn code on the clipboard, to paste into a chat.")] = False,
+    send: Annotated[bool, typer.Option("--send", help="Mail the file to your opponent at once (spite mail setup).")] = False,
+    file: Annotated[
+        Path | None,
+        typer.Option("--file", metavar="FILE", help="Your opponent's latest file or turn code (- to paste), if it came as a code."),
+    ] = None,
+    paste: Annotated[bool, typer.Option("--paste", help="Read your opponent's latest turn code from the clipboard.")] = False,
+) -> None:
+    """Resign the game under way: your opponent wins it, scoring the cards left in your pay-off pile (--match: the match).
+
+    It may be done on your turn or your opponent's; the file it writes goes to your opponent like any turn.
+    """
+    home = spite_home()
+    identity = _identity(home)
+    with Journal.open(home) as journal:
+        found = [m for m in journal.matches() if m.match.startswith(match.strip().lower())] if match.strip() else []
+        if not found:
+            raise NoRecordError(f"no match {plain(cut(match))} in your journal (spite games lists them)")
+        if len(found) > 1:
+            raise SpiteError(f"{len(found)} matches begin with {plain(cut(match))}: give more of the id (spite games)")
+        info = found[0]
+        given = _given(file, paste) if file is not None or paste else None
+        if given is not None and given.match != info.match:
+            raise SpiteError(
+                f"that {'turn code' if isinstance(given.item, TurnCode) else 'file'} is of another match, not {info.match[:8]}"
+            )
+        with match_lock(home, info.match):
+            opened = _resignable(info.match, identity, journal, given)
+            state, me = opened.state, opened.me
+            assert state is not None
+            other = opened.names[1 - me]
+            points = state.players[me].payoff_count
+            what = f"the match (and game {opened.game})" if whole else f"game {opened.game}"
+            if not yes:
+                if not _interactive_terminal():
+                    raise SpiteError("resigning asks you to confirm it at a terminal: give --yes to resign without asking")
+                if not typer.confirm(f"Resign {what}? {other} scores {points}.", default=False):
+                    session.out.print("Nothing was written.")
+                    return
+            try:
+                written, path = write_resignation(opened, whole, output)
+            except ProtocolError as e:
+                raise SpiteError(f"there is nothing to resign in match {info.match[:8]} now ({e})") from e
+    session.out.print(f"You resigned {what}: {other} scores {points}.", markup=False)
+    line = _result_line(opened)
+    if line:
+        session.out.print(line, markup=False)
+    session.out.print(f"Wrote {path}", soft_wrap=True, markup=False)
+    if path.resolve().parent == (home / "practice" / "saves").resolve():  # against the computer: nothing to send
+        if not whole:
+            session.out.print(f"The computer answers it: spite practice --resume {written.match[:8]}", markup=False)
+        return
+    if send:
+        _send_file(path)
+        return
+    _how_to_send(written, path, other, copy)
+
+
+def _resignable(match: str, identity: Identity, journal: Journal, given: Given | None = None) -> Opened:
+    """The latest file of `match` opened for resigning: the opponent's (this player's turn) or this player's own.
+
+    `given` is the opponent's latest file or turn code, when the journal does not know where it lies (it came as a code).
+    Raises a SpiteError in one line when the match is over or no game is under way to resign.
+    """
+    info = next(m for m in journal.matches() if m.match == match)
+    me = info.seat_of(identity.public_text)
+    if me is None:
+        raise SpiteError(f"you ({identity.name}) do not play in match {match[:8]}")
+    if info.over:
+        raise SpiteError(f"match {match[:8]} is over: there is nothing to resign")
+    latest = info.latest
+    where = Path(latest.path) if latest.path else Path.cwd()
+    if given is not None:  # checked in full and recorded as any file played; it must be the match's latest
+        opened = receive(given, identity, journal, functools.partial(_confirm_newest, newest=False))
+        now = journal.latest(match)
+        if now is None or opened.save.hash != now.hash:
+            raise SpiteError(f"that is not the latest file of match {match[:8]}: nothing was written")
+    elif latest.signer == me:
+        data = journal.written(latest.hash)
+        if data is None:
+            raise NoRecordError(f"your journal does not keep your last file of match {match[:8]}: resign where you wrote it")
+        opened = open_save(where, identity, journal, save=saves.parse(data))
+    else:
+        if not latest.path or not where.is_file():
+            raise NoRecordError(
+                f"{plain(info.players[1 - me].name)}'s latest file of match {match[:8]} is not where your journal saw it "
+                f"({plain(latest.path) or 'a turn code'}): give it with --file (or --paste)"
+            )
+        opened = open_save(where, identity, journal)
+    state, party = opened.state, opened.seat.party
+    if state is not None and state.outcome is not None:
+        raise SpiteError(f"game {opened.game} is over already: there is nothing to resign; play the next file to go on (spite play)")
+    if state is None or party.dealing is not None or party.deal_ready:
+        raise SpiteError(f"the cards of game {opened.game} are being dealt: there is nothing to resign yet; play the file first")
+    return opened
 
 
 def _send_file(path: Path) -> None:

@@ -9,6 +9,7 @@ from rich.measure import Measurement
 from rich.table import Column, Table
 from rich.text import Text
 
+from engine.state import Reason
 from pbm import render
 from pbm.cli.app import UsageError, _look, session
 from pbm.client.answer import Settled
@@ -131,6 +132,8 @@ def _game_over(opened: Opened) -> list[str]:
     else:
         who = "you win" if outcome.winner == me else f"{names[outcome.winner]} wins"
         result = f"{who}, {outcome.points} point{'s' if outcome.points != 1 else ''}"
+        if outcome.reason is Reason.RESIGNED:
+            result = f"{'you' if outcome.winner != me else names[1 - outcome.winner]} resigned: {result}"
     scores = opened.record.scores
     lines = [
         f"Game {opened.game} is over: {result}.",
@@ -138,6 +141,15 @@ def _game_over(opened: Opened) -> list[str]:
     ]
     match = _result_line(opened)
     return [*lines, match] if match else lines
+
+
+def _say_resigned(opened: Opened) -> None:
+    """A file in which the opponent resigned says so first: "Bob resigned game 3: you score 7"."""
+    resign, state = opened.resignation, opened.state
+    if opened.mine or resign is None or state is None or state.outcome is None:
+        return
+    what = f"the match (and game {resign['game']})" if resign.get("match") else f"game {resign['game']}"
+    session.out.print(f"{opened.names[1 - opened.me]} resigned {what}: you score {state.outcome.points}.", markup=False)
 
 
 def _show_game_over(opened: Opened) -> None:
@@ -155,7 +167,8 @@ def _result_line(opened: Opened) -> str | None:
         return None
     winner = record.winner
     assert winner is not None
-    return f"The match is over: {opened.names[winner]} wins {record.scores[winner]}–{record.scores[1 - winner]}."
+    how = f" ({opened.names[1 - winner]} resigned the match)" if record.conceded is not None else ""
+    return f"The match is over: {opened.names[winner]} wins {record.scores[winner]}–{record.scores[1 - winner]}{how}."
 
 
 def _keys_line(opened: Opened, writing: bool) -> str:
@@ -236,6 +249,9 @@ def print_standings(rows: "list[Standing]", playing: bool = False, hidden: int =
     for r in rows:
         if r.next is not Next.OVER and is_practice(r):
             session.out.print(f"Practice match {r.match[:8]} goes on with: spite practice --resume {r.match[:8]}", markup=False)
+    for r in rows:
+        if r.resigned:
+            session.out.print(f"Match {r.match[:8]}: {'; '.join(r.resigned)}.", markup=False)
     for r in rows:
         if r.joined > 1:
             session.out.print(
@@ -318,4 +334,5 @@ def _standing_json(r: "Standing") -> dict[str, Any]:
         "new": r.new,
         "joined": r.joined,
         "unsent": r.unsent,
+        "resigned": list(r.resigned),
     }

@@ -7,7 +7,17 @@ import typer
 
 from pbm import saves
 from pbm.cli.app import FileArg, PasteOpt, _handled, _identity, command, session
-from pbm.cli.shared import _board, _given, _keys_line, _result_line, _say_notes, _say_settled, _standing_json, print_standings
+from pbm.cli.shared import (
+    _board,
+    _given,
+    _keys_line,
+    _result_line,
+    _say_notes,
+    _say_resigned,
+    _say_settled,
+    _standing_json,
+    print_standings,
+)
 from pbm.client.answer import settle_invitations
 from pbm.client.receive import Opened, look
 from pbm.errors import HomeError, SpiteError
@@ -48,6 +58,7 @@ def show(
         session.out.print_json(data=summary(opened))
         return
     _say_notes(opened)
+    _say_resigned(opened)
     if opened.game == opened.save.game:
         _board(opened)
     else:

@@ -45,11 +45,27 @@ def answer(opened: Opened, out: Path | None = None) -> tuple[SaveFile, Path]:
 
     The input file is recorded as seen (unless receiving it did) and never changed; the new file never replaces an existing one.
     """
+    played = list(opened.seat.moves)
+    return _written(opened, opened.seat.send().to_data(), played, out)
+
+
+def resign(opened: Opened, whole_match: bool = False, out: Path | None = None) -> tuple[SaveFile, Path]:
+    """Resign the game under way (with `whole_match`, the match) in the next save, written beside `opened`'s file.
+
+    `opened` is the other player's latest file (this player's turn) or this player's own (the other's turn: the
+    resignation then carries that file's turn, docs/save-format.md). Raises ProtocolError, nothing written, when
+    there is no game under way to resign.
+    """
+    save = opened.save
+    after = {**saves.turn_payload(save), "signature": save.turn_signature} if opened.mine else None
+    return _written(opened, opened.seat.resign(whole_match, after).to_data(), [], out)
+
+
+def _written(opened: Opened, message: dict[str, Any], played: list[Any], out: Path | None) -> tuple[SaveFile, Path]:
+    """`message` (with the moves `played`) as the save that follows `opened`, signed, recorded and written."""
     identity, journal = opened.identity, opened.journal
     assert identity is not None and journal is not None
     seat, save, me = opened.seat, opened.save, opened.me
-    played = list(seat.moves)
-    message = seat.send().to_data()
     game = _game_label(message, save.game)
     history = _turns_after(save.history, save.game, game, me, played)
     players = list(save.players)

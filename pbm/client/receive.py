@@ -111,6 +111,14 @@ class Opened:
     source: SaveFile | None = None  # the save as received, before a turn code's was completed: what opens it again
     notes: tuple[Note, ...] = ()  # what the player should be told about it, in order
     recorded: bool = False  # recorded in the journal as received: the answer need not record it again
+    follows: SaveFile | None = None  # a resignation made on this player's turn: the sender's file before it, new to the journal
+
+    @property
+    def resignation(self) -> dict[str, Any] | None:
+        """The resignation this save makes (its `game`, and `match` for the whole match), if it makes one."""
+        message = self.save.protocol.get("message")
+        resign = message.get("resign") if isinstance(message, dict) else None
+        return resign if isinstance(resign, dict) else None
 
     @property
     def file(self) -> Path | None:
@@ -218,9 +226,13 @@ def _receive(given: Given, identity: Identity, journal: Journal, newest: Callabl
 
 def record_received(opened: Opened, durable: bool = True) -> Opened:
     """`opened` recorded in its journal as received (on the check it was opened with, if the journal is as it was then)."""
-    assert opened.journal is not None
+    journal = opened.journal
+    assert journal is not None
+    if opened.follows is not None and journal.check(opened.follows).status is Status.CONTINUES:
+        journal.record(opened.follows, None, durable=durable)  # the file a resignation follows, carried in it
+        opened = dataclasses.replace(opened, check=journal.check(opened.save))
     same = opened.source is not None and opened.source.hash == opened.save.hash
-    opened.journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None)
+    journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None)
     return dataclasses.replace(opened, recorded=True)
 
 
@@ -269,7 +281,8 @@ def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
     """
     turn = dict(code.turn)
     if "rules" not in turn or "players" not in turn:
-        text = journal.kept_side(code.match, code.seq - 1) or journal.kept_side(code.match, code.seq)
+        # this player's last file: the one the code answers, the code itself, or (a resignation on their turn) the one before
+        text = next((t for n in (1, 0, 2) if (t := journal.kept_side(code.match, code.seq - n))), None)
         side = json.loads(text).get("side") if text else None
         if not isinstance(side, dict):
             players = turn.get("players")
@@ -293,6 +306,9 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
     """
     me = seat_of(save, identity)
     source = saves.verify(save, journal.key_for(save)).save  # once: a save the reader verified already is not checked again
+    after = _resigned_after(save)
+    if after is not None and save.signer != me:
+        return _open_resignation(save, after, path, identity, journal, source, me)
     try:
         check = journal.check(save)
     except ReplayError:
@@ -337,6 +353,55 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
     return Opened(save, path, me, seat, check, moves, sides=sides, resumed=resumed, **_context(identity, journal, source))
 
 
+def _resigned_after(save: SaveFile) -> dict[str, Any] | None:
+    """The turn of the resigner's own file that a resignation made on the other player's turn carries, if it is one."""
+    message = save.protocol.get("message")
+    resign = message.get("resign") if isinstance(message, dict) else None
+    after = resign.get("after") if isinstance(resign, dict) else None
+    if after is not None and not isinstance(after, dict):
+        raise TableMismatchError("the resignation's turn it follows is not a table")
+    return after
+
+
+def _open_resignation(
+    save: SaveFile, after: dict[str, Any], path: Path, identity: Identity, journal: Journal, source: SaveFile, me: int
+) -> Opened:
+    """A resignation made on this player's turn (docs/save-format.md, Resigning): the file it follows, then the resignation.
+
+    It follows the resigner's own last file, whose turn it carries: that turn is taken in first (it is the latest file
+    here, or new, or, when this player already answered it, the file their answer made: the resignation takes that
+    answer's place, which becomes void). Then the resignation, with every check of a file.
+    """
+    try:
+        before = saves.from_turn(after)
+    except SpiteError as e:
+        raise TableMismatchError(f"the resignation carries a damaged copy of the file it follows ({e})") from e
+    if before.hash != save.prev or before.signer != save.signer or before.seq != save.seq - 1 or before.match != save.match:
+        raise TableMismatchError("the resignation does not carry the file it follows")
+    first = open_received(before, path, identity, journal, earlier=True)
+    if first.check.status is Status.CONTINUES:
+        check = Check(Status.CONTINUES, first.check.latest, first.check.pinned)  # the file it follows is new here too
+    else:
+        check = journal.check(save)  # the latest file here is the one it follows, or this player's answer to it: CROSSING
+    kept = _kept(journal, save, me, save.seq - 2, identity)
+    if kept is None:
+        raise NoRecordError("this machine has no record of your side of the match: play this file where you wrote your last one")
+    _check_labels_before(save, kept, me)
+    seat = first.seat
+    message = save.protocol["message"]
+    moves = seat.receive(message)
+    after_first = dataclasses.replace(kept, seat=seat, game=first.save.game, history=history_digest(first.save.history))
+    if save.partial:  # a turn code: what the file of it would state, as this player computes it
+        history = _turns_after(first.save.history, first.save.game, _game_label(message, first.save.game), save.signer, moves)
+        save = dataclasses.replace(save, history=history, state=_table_after(seat, moves))
+    _check_labels_after(save, after_first, message, moves)
+    _check_table(save, seat, moves)
+    sides = (None, None) if save.partial else carry.unpack_sides(save)
+    _check_carry(sides, me, kept)
+    follows = before if first.check.status is Status.CONTINUES else None
+    return Opened(save, path, me, seat, check, moves, sides=sides, follows=follows, **_context(identity, journal, source))
+
+
 def _context(identity: Identity, journal: Journal, source: SaveFile) -> dict[str, Any]:
     """What an Opened keeps of how it was opened: for whom, with which journal, from which save."""
     return {"identity": identity, "journal": journal, "source": source}
@@ -359,8 +424,8 @@ def _seat(players: tuple[Player, ...], seq: int, identity: Identity, what: str) 
 
 
 def _game_label(message: dict, previous: int) -> int:
-    """The game a file belongs to: that of its moves, else of its deal step, else of the keys it returns."""
-    for section in ("turn", "deal", "secrets"):
+    """The game a file belongs to: that it resigns, else of its moves, else of its deal step, else of the keys it returns."""
+    for section in ("resign", "turn", "deal", "secrets"):
         if isinstance(message.get(section), dict) and isinstance(message[section].get("game"), int):
             return message[section]["game"]
     return previous

@@ -25,6 +25,7 @@ from typing import Any, Self
 from engine.cards import Card
 from engine.dealer import Deal, DealerError, Draw
 from engine.game import Match, Outcome
+from engine.game import resign as resigned_state
 from engine.moves import Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Pool
@@ -45,6 +46,7 @@ from pbm.protocol.messages import (
     Locked,
     Merge,
     Message,
+    Resign,
     Reveal,
     RevealKind,
     Secrets,
@@ -414,6 +416,49 @@ class Party:
         self.seq += 1
         return Message(self.match, self.seq, self.me, deal, turn, secrets, VERSION)
 
+    def resign(self, state: GameState | None, whole_match: bool = False, after: dict[str, Any] | None = None) -> tuple[Message, GameState]:
+        """My resignation of the game under way (with `whole_match`, of the match too), with my keys of it; and my state after it.
+
+        It may be sent on my turn or the other's (`after`: the turn of my own last file, docs/save-format.md); it carries
+        the deal step I owe (the first shuffler's step 3, in the game's first turn) and the next game's first step when I
+        start it, as the file that ends a game does. Raises ProtocolError, changing nothing, when there is no game to resign.
+        """
+        g = self.game
+        if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
+            raise ProtocolError("the last message received has not been played through: call settle() after its moves")
+        if g is None or state is None or g.over or state.outcome is not None or self._deal_ready or self.dealing is not None:
+            raise ProtocolError("there is no game under way to resign")
+        if self.outbox.reveals or self.outbox.end is not None:
+            raise ProtocolError("cards were played this turn: send or take back the turn before resigning")
+        if self.record.is_over:
+            raise ProtocolError("the match is over")
+        ended = resigned_state(state, self.me)
+        assert ended.outcome is not None
+        deal: DealStep | None = self.outbox.deal
+        saved = self.snapshot()
+        try:
+            self._game_over(ended.turn, ended.outcome)
+            if whole_match:
+                self.record = self.record.concede(self.me)
+            secrets = Secrets(g.number, tuple(self.keys[g.number]))
+            self.sent_secrets.add(g.number)
+            if not self.record.is_over and starter_of(g.number + 1) == self.me:
+                if deal is not None:
+                    raise ProtocolError("two deal steps in one message")
+                deal = self.deals.deal1(g.number + 1, self.seq + 1)
+        except BaseException:
+            self.rollback(saved)
+            raise
+        self.outbox = Outbox()
+        self.seq += 1
+        return Message(self.match, self.seq, self.me, deal, None, secrets, VERSION, Resign(g.number, whole_match, after)), ended
+
+    @property
+    def resigning(self) -> Resign | None:
+        """The other player's resignation in the message being taken in (between :meth:`receive` and :meth:`settle`)."""
+        msg = self._staged.message
+        return msg.resign if msg is not None else None
+
     def receive(self, msg: Any, check: Callable[[list[Move]], None] | None = None) -> list[Move]:
         """Check a message from the other player; returns the moves to apply, with this party as dealer, before settle()."""
         message = parse_message(msg)
@@ -478,6 +523,8 @@ class Party:
             deal = None
         if msg.turn is not None:
             moves = self.checks.on_turn(msg.turn, msg.seq)
+        if msg.resign is not None:
+            self._on_resign(msg)
         if isinstance(deal, Deal1):
             self.deals.check_deal1(deal, msg)
             deal = None  # answered by receive() once the whole message checked out
@@ -489,6 +536,19 @@ class Party:
             self.deals.on_deal(deal, msg.seq)
         self.seq = msg.seq
         return moves
+
+    def _on_resign(self, msg: Message) -> None:
+        """Check the other player's resignation: of the game under way, without a turn, with their keys of it."""
+        r, g = msg.resign, self.game
+        assert r is not None
+        if msg.turn is not None:
+            raise ProtocolError(f"message {msg.seq} resigns game {r.game} and plays a turn in it as well")
+        if g is None or r.game != g.number or g.over:
+            now = "no game is under way" if g is None else f"game {g.number} is over" if g.over else f"game {g.number} is under way"
+            raise StaleMessageError(f"the message resigns game {r.game}, but {now}")
+        if msg.secrets is None or msg.secrets.game != g.number:
+            raise ProtocolError(f"the message resigns game {g.number} but leaves out its sender's keys of it, for the audit")
+        self._staged.ends_game = True
 
     def _check_owed(self, msg: Message) -> None:
         """Refuse a message that leaves out what the other player owes now: a deal step due, or the keys of a game that is over."""
@@ -513,12 +573,15 @@ class Party:
     def check_game_end(self, outcome: Outcome) -> None:
         """A received turn that ends the game must bring its mover's keys (and the next deal when that player starts it)."""
         msg, g = self._staged.message, self._g()
-        if msg is None or msg.turn is None:
+        if msg is None or (msg.turn is None and msg.resign is None):
             return
         if msg.secrets is None or msg.secrets.game != g.number:
-            raise ProtocolError(f"game {g.number}, turn {msg.turn.turn}: the turn ends the game but leaves out its mover's keys")
+            where = f"turn {msg.turn.turn}: the turn" if msg.turn is not None else "the resignation"
+            raise ProtocolError(f"game {g.number}, {where} ends the game but leaves out its mover's keys")
         record = self.record.record(outcome)
-        if msg.deal is None:
+        if msg.resign is not None and msg.resign.whole_match:
+            record = record.concede(self.other)
+        if msg.deal is None or isinstance(msg.deal, Deal3):
             self._check_next_deal(g.number, record)
         elif isinstance(msg.deal, Deal1) and record.is_over:
             raise ProtocolError(f"game {g.number} ends the match, but the message starts the deal of a game {msg.deal.game}")
@@ -532,6 +595,9 @@ class Party:
             raise ProtocolError(f"turn {g.turn if g else 0}: the message ends a turn that the moves do not end")
         if state is not None and state.outcome is not None and not self._deal_ready:
             self._game_over(state.turn, state.outcome)
+            r = self.resigning
+            if r is not None and r.whole_match and self.record.conceded is None:
+                self.record = self.record.concede(self.other)
         elif g is not None and g.number in self.theirs and not g.over:
             raise ProtocolError(f"game {g.number}: keys revealed before the game is over")
         msg = self._staged.message  # a second line behind check_deal1: the engine must agree that the game ended

@@ -20,8 +20,9 @@ from pbm.protocol import group
 from pbm.protocol.group import Point, Scalar, b64, b64s
 from pbm.protocol.shuffle import ShuffleProof, proof_size
 
-VERSION = 4  # 1 had no proofs of shuffle; 2 shuffled each pool with a proof of shuffle; 3 left the game and turn out of batch weights
-READS = (3, 4)  # a match begun under protocol 3 goes on: its messages are checked by the rules they were made under
+VERSION = 5  # 1 had no proofs of shuffle; 2 shuffled each pool with a proof of shuffle; 3 left the game and turn out of batch weights;
+# 4 had no resignation (5 adds `resign`, and is otherwise 4)
+READS = (3, 4, 5)  # a match begun under protocol 3 goes on: its messages are checked by the rules they were made under
 STRIP_PROOF_SIZE = 64
 MAX_POINTS = 1024  # far above any list of a game; bounds the work a hostile message can ask for
 MAX_MOVES_TEXT = 4096
@@ -207,6 +208,26 @@ class Secrets:
 
 
 @dataclass(frozen=True, slots=True)
+class Resign:
+    """The sender concedes game `game` (with `whole_match`, the match too); its keys of the game travel beside it, for the audit.
+
+    `after` is set when the sender resigns on the other player's turn: the signed turn of the sender's own file that this
+    one follows (a turn code's table, docs/save-format.md), so that the other player can take it in first, whatever
+    they did since. The save layer checks it (pbm/client/receive.py); the protocol only carries it.
+    """
+
+    game: int
+    whole_match: bool = False
+    after: dict[str, Any] | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": self.game, "match": self.whole_match}
+        if self.after is not None:
+            data["after"] = self.after
+        return data
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
     """One message of the match: its number `seq` (from 1), the sender (0 or 1), what it carries, and its protocol version."""
 
@@ -217,6 +238,7 @@ class Message:
     turn: Turn | None = None
     secrets: Secrets | None = None
     version: int = VERSION
+    resign: Resign | None = None
 
     def to_data(self) -> dict[str, Any]:
         """The message table, the only writer of one: an answered deal step before the turn, a deal begun after the keys."""
@@ -225,6 +247,8 @@ class Message:
             data["deal"] = self.deal.to_data()
         if self.turn is not None:
             data["turn"] = self.turn.to_data()
+        if self.resign is not None:
+            data["resign"] = self.resign.to_data()
         if self.secrets is not None:
             data["secrets"] = self.secrets.to_data()
         if isinstance(self.deal, Deal1):
@@ -385,6 +409,20 @@ def _secrets(value: Any, what: str) -> Secrets:
     return Secrets(_int(t["game"], f"{what}: the game", 1), _list(t["keys"], f"{what}: key", group.scalar, limit=MAX_POINTS))
 
 
+RESIGN_SINCE = 5  # the first protocol version with resignations
+
+
+def _resign(value: Any, what: str) -> Resign:
+    t = _table(value, what, {"game", "match"}, {"after"})
+    whole = t["match"]
+    if not isinstance(whole, bool):
+        raise _fail(f"{what}: 'match'", "is not true or false")
+    after = t.get("after")
+    if after is not None and not isinstance(after, dict):
+        raise _fail(f"{what}: the turn it follows", "is not a table")
+    return Resign(_int(t["game"], f"{what}: the game", 1), whole, after)
+
+
 def parse_deal(data: Any, what: str) -> Deal:
     """The typed deal step that `data` holds; raises ProtocolError naming `what` if it is malformed."""
     return _deal(data, what)
@@ -408,7 +446,8 @@ def parse_message(data: Any) -> Message:
     if isinstance(version, bool) or version not in READS:
         hint = "a newer spite wrote it: upgrade spite" if isinstance(version, int) and version > VERSION else "this spite does not read it"
         raise ProtocolError(f"a message of protocol version {str(version)[:20]!r}; this spite speaks version {VERSION} ({hint})")
-    t = _table(data, "the message", {"v", "match", "seq", "from"}, {"deal", "turn", "secrets"})
+    optional = {"deal", "turn", "secrets", "resign"} if version >= RESIGN_SINCE else {"deal", "turn", "secrets"}
+    t = _table(data, "the message", {"v", "match", "seq", "from"}, optional)
     return Message(
         match=group.unb64(t["match"], 16, "the message's match id"),
         seq=_int(t["seq"], "the message number", 1),
@@ -417,4 +456,5 @@ def parse_message(data: Any) -> Message:
         turn=_turn(t["turn"], "the turn") if "turn" in t else None,
         secrets=_secrets(t["secrets"], "the revealed keys") if "secrets" in t else None,
         version=version,
+        resign=_resign(t["resign"], "the resignation") if "resign" in t else None,
     )

@@ -21,7 +21,8 @@ from pbm.protocol.messages import READS, VERSION, Deal2, Deal3, End, Reveal, par
 if TYPE_CHECKING:
     from pbm.protocol.dealing import Party
 
-# the state's "v" is the protocol version that wrote it; protocol 4 added "their_v" and reads a state of protocol 3 as it is
+# the state's "v" is the protocol version that wrote it; protocol 4 added "their_v" and reads a state of protocol 3 as it is;
+# protocol 5 adds "conceded" (only once a player resigned the match) and reads a state of 3 or 4 as it is
 SECRETS_VERSION = 2  # 1 listed every scalar; 2 gives one seed per game they derive from
 
 
@@ -106,6 +107,7 @@ def export_public(party: Party) -> dict[str, Any]:
         "seq": party.seq,
         "scores": list(party.record.scores),
         "games": party.record.games,
+        **({"conceded": party.record.conceded} if party.record.conceded is not None else {}),
         "theirs": {str(g): b64s(k) for g, k in party.theirs.items()},
         "sent_secrets": sorted(party.sent_secrets),
         "their_v": party.their_version,
@@ -130,7 +132,9 @@ def load(party: Party, public: dict[str, Any], secret: bytes, ruleset: Ruleset) 
     """Put into a fresh `party` the state that :func:`export_public` and :func:`export_secrets` describe."""
     try:
         party.seq = int(public["seq"])
-        party.record = Match(ruleset, (int(public["scores"][0]), int(public["scores"][1])), int(public["games"]))
+        conceded = public.get("conceded")  # protocol 5: the seat that resigned the match
+        scores = (int(public["scores"][0]), int(public["scores"][1]))
+        party.record = Match(ruleset, scores, int(public["games"]), None if conceded is None else int(conceded))
         party.theirs = {int(g): [group.scalar(k, "a revealed key") for k in ks] for g, ks in public["theirs"].items()}
         party.sent_secrets = {int(g) for g in public["sent_secrets"]}
         party.their_version = int(public.get("their_v", READS[0]))  # a state of protocol 3 does not say: its messages were 3

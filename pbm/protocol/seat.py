@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.dealer import Deal, DealerError, Draw
-from engine.game import apply, new_game
+from engine.game import apply, new_game, resign
 from engine.moves import IllegalMoveError, Move
 from engine.rules import Ruleset
 from engine.state import GameState, Pool
@@ -46,6 +46,10 @@ class Seat:
                     raise ProtocolError(f"turn {state.turn}: the other player's move {move} is illegal: {e}") from e
             if moves and state is not None and state.outcome is None and state.to_move != party.me:
                 raise ProtocolError(f"turn {state.turn}: the other player's moves do not end the turn")
+            if party.resigning is not None:
+                if state is None or state.outcome is not None:
+                    raise ProtocolError("the other player resigns a game that is not under way")
+                state = resign(state, party.other)
             party.settle(state)  # the end-of-game audit may still refuse the message: then nothing of it is kept
         except BaseException:
             party.rollback(saved)
@@ -59,6 +63,12 @@ class Seat:
         if party.deal_ready:
             starter = party._g().starter
             state = new_game(_Preview(party, party.peek_deal(party.ruleset, starter)), party.ruleset, starter)
+        if party.resigning is not None:
+            if state is None or state.outcome is not None:
+                raise ProtocolError("the other player resigns a game that is not under way")
+            ended = resign(state, party.other)
+            assert ended.outcome is not None
+            party.check_game_end(ended.outcome)
         if not moves:
             return
         if state is None:
@@ -79,6 +89,13 @@ class Seat:
         self.state = apply(self.state, move, self.party)
         self.moves.append(move)
         return self.state
+
+    def resign(self, whole_match: bool = False, after: dict[str, Any] | None = None) -> Message:
+        """My resignation of the game under way (of the match with `whole_match`): the message; my state shows the game over."""
+        if self.moves:
+            raise ProtocolError("moves were played this turn: send or take them back before resigning")
+        message, self.state = self.party.resign(self.state, whole_match, after)
+        return message
 
     def send(self) -> Message:
         """The message for the other player: my moves since the last one, and whatever the protocol has due (``to_data()``: its table)."""

@@ -14,7 +14,7 @@ import pytest
 from cli_helpers import Player, assert_refused, files, make_player, needs_pty, new_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-COMMANDS = ("id", "new", "play", "show", "verify", "games", "record", "stats", "practice", "arena", "send", "inbox", "resend")
+COMMANDS = ("id", "new", "play", "show", "verify", "games", "record", "stats", "practice", "arena", "send", "inbox", "resend", "resign")
 WITH_FILE = ("play", "show", "verify")
 
 

@@ -556,3 +556,37 @@ def test_inbox_play_send_asks_for_the_password_once(pair: tuple[Mailer, Mailer])
     assert child.exitstatus == 0, child.before
     assert asked == 1  # the inbox's fetch and the answer's send share the one password typed
     assert [t["what"] for t in alice.inbox()["taken"]] == ["kept"]  # and the answer went
+
+
+def test_a_resignation_that_crosses_a_turn_by_mail_is_taken_in_place_of_it(pair: tuple[Mailer, Mailer]) -> None:
+    """Bob mails his turn while Alice, who has not fetched it, resigns and mails that: both inboxes sort it out."""
+    alice, bob = pair
+    invitation = invite(alice, bob, payoff=8, target=30)
+    reader, writer = bob, alice
+    for _ in range(5):  # a few files into game 1, then it is Bob's turn with Alice's latest file
+        file = waiting(reader.inbox())
+        assert file is not None
+        reader.ok("play", file, "--auto", "--think", THINK, "--send")
+        reader, writer = writer, reader
+    if reader is not bob:
+        file = waiting(reader.inbox())
+        assert file is not None
+        reader.ok("play", file, "--auto", "--think", THINK, "--send")
+    file = waiting(bob.inbox())
+    assert file is not None
+    bob.ok("play", file, "--auto", "--think", THINK, "--send")  # Bob's turn goes out ...
+    run = alice.ok("resign", match_of(invitation)[:8], "--yes", "--send")  # ... while Alice resigns after her own last file
+    assert "You resigned game 1" in run.stdout and f"to {bob.account.address}" in run.stdout, run
+    view = bob.inbox()
+    resignation = waiting(view)
+    assert resignation is not None and resignation.endswith("-resign.toml"), view
+    played = bob.ok("play", resignation, "--auto", "--think", THINK, "--send")
+    assert "Alice resigned game 1" in played.stdout, played
+    view = alice.inbox()
+    refused = [t for t in view["taken"] if t["what"] == "refused"]
+    assert len(refused) == 1 and "crossed" in json.dumps(refused[0]), view
+    answer = waiting(view)
+    assert answer is not None
+    alice.ok("play", answer, "--auto", "--think", THINK, "--send")
+    for m in (alice, bob):
+        assert m.inbox()["matches"][0]["resigned"] in (["you resigned game 1"], ["Alice resigned game 1"])

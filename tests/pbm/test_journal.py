@@ -287,3 +287,24 @@ def test_mail_records(journal: Journal, people: tuple[Identity, ...], tmp_path: 
     assert [(r.seq, r.sender) for r in journal.waiting()] == [(2, "bob@example.com")]
     journal.record(save_after(first, people[1], people))
     assert journal.waiting() == []  # recorded: no longer waiting
+
+
+def test_a_version_4_journal_gains_the_resignation_tables_and_keeps_its_saves(tmp_path: Path, people: tuple[Identity, ...]) -> None:
+    import sqlite3
+
+    first = save_after(None, people[0], people)
+    with Journal.open(tmp_path) as j:
+        j.record(first, tmp_path / "a.toml")
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    with db:
+        db.execute("DROP TABLE resignations")
+        db.execute("DROP TABLE void")
+        db.execute("PRAGMA user_version = 4")  # as spite before resignations left it
+    db.close()
+    with Journal.open(tmp_path, write=False) as j:  # only to look: upgraded all the same, as an older journal always is
+        assert j.latest(MATCH) is not None and j.latest(MATCH).hash == first.hash
+        assert j.resignations(MATCH) == [] and not j.is_void(first.hash)
+        assert [m.conceded for m in j.matches()] == [None]
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 5
+    db.close()

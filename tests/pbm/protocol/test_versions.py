@@ -45,14 +45,14 @@ def test_a_match_with_a_client_of_protocol_3_goes_on_its_batch_proofs_checked_by
     played = play(seats, seed=4, stop_after_deal=3)
     old = [m for m in played.messages if m["from"] == 0]
     assert all(m["v"] == 3 for m in old) and set().union(*map(_batched, old)) == {"strips", "merge", "pools"}
-    assert all(m["v"] == VERSION == 4 for m in played.messages if m["from"] == 1)
+    assert all(m["v"] == VERSION == 5 for m in played.messages if m["from"] == 1)
 
 
 def test_a_batch_proof_of_protocol_4_in_a_message_said_to_be_of_protocol_3_is_refused() -> None:
     seats = make_seats(SMALL, 3)
     seats[1].receive(roundtrip(seats[0].send().to_data()))
     step2 = roundtrip(seats[1].send().to_data())
-    assert step2["v"] == 4 and "strip_proof" in step2["deal"]
+    assert step2["v"] == VERSION and "strip_proof" in step2["deal"]
     with pytest.raises(ProofError, match=r"the deal: the pay-off pile and hand of player 1 .*: the batch does not prove out"):
         seats[0].receive({**copy.deepcopy(step2), "v": 3})
     seats[0].receive(step2)  # the message as it was made goes in: the refusal changed nothing
@@ -73,10 +73,11 @@ def test_after_a_message_of_protocol_4_one_of_protocol_3_is_refused_even_by_a_re
 
     def hook(_n: int, message: dict[str, Any]) -> dict[str, Any]:
         receiver = seats[1].party
-        if message["from"] == 0 and receiver.their_version == 4 and not refused:
+        if message["from"] == 0 and receiver.their_version == VERSION and not refused:
             again = Party.restore(receiver.export_public(), receiver.export_secrets(), SMALL)
+            said = f"of protocol version 3, but the other player's messages are of version {VERSION} already"
             for party in (receiver, again):
-                with pytest.raises(ProtocolError, match="of protocol version 3, but the other player's messages are of version 4 already"):
+                with pytest.raises(ProtocolError, match=said):
                     party.receive({**copy.deepcopy(message), "v": 3})
             refused.append(message["seq"])
         return message
@@ -84,14 +85,14 @@ def test_after_a_message_of_protocol_4_one_of_protocol_3_is_refused_even_by_a_re
     seats = make_seats(SMALL, 4, classes=(Upgrading, Party))
     played = play(seats, seed=4, tamper=hook, stop_after_deal=2)
     versions = [m["v"] for m in played.messages if m["from"] == 0]
-    assert versions[:2] == [3, 3] and set(versions[2:]) == {4} and refused
+    assert versions[:2] == [3, 3] and set(versions[2:]) == {VERSION} and refused
 
 
-@pytest.mark.parametrize("version", [2, 5, "4", True, None])
+@pytest.mark.parametrize("version", [2, 6, "4", True, None])
 def test_a_message_of_a_protocol_this_spite_does_not_read_is_refused_in_words(version: Any) -> None:
     message = {**make_seats(SMALL, 5)[0].send().to_data(), "v": version}
     why = r"\((a newer spite wrote it: upgrade spite|this spite does not read it)\)$"
-    with pytest.raises(ProtocolError, match=r"^a message of protocol version .*; this spite speaks version 4 " + why):
+    with pytest.raises(ProtocolError, match=r"^a message of protocol version .*; this spite speaks version 5 " + why):
         parse_message(message)
 
 

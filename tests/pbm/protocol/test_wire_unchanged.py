@@ -52,7 +52,12 @@ DIGESTS = {
 
 
 def _data(message: Any) -> dict[str, Any]:
-    return message if isinstance(message, dict) else message.to_data()
+    return _as_4(message if isinstance(message, dict) else message.to_data())
+
+
+def _as_4(data: dict[str, Any]) -> dict[str, Any]:
+    """A message or saved state of protocol 5 as protocol 4 wrote it: 5 changed nothing but the version number where no one resigns."""
+    return {k: 4 if k in ("v", "their_v") and v == 5 else v for k, v in data.items()}
 
 
 def _transcript(ruleset: Ruleset, seed: int, bots: tuple[str, str], stop: int) -> tuple[list[dict[str, Any]], list[bytes]]:
@@ -66,8 +71,8 @@ def _transcript(ruleset: Ruleset, seed: int, bots: tuple[str, str], stop: int) -
     for _ in range(5000):
         messages.append(message)
         seat = seats[cur]
-        seat.receive(roundtrip(message))
-        states.append(canonical({"message": message, "sides": [s.party.export_public() for s in seats]}))
+        seat.receive(roundtrip({**message, "v": 5} if message["v"] == 4 else message))
+        states.append(canonical({"message": message, "sides": [_as_4(s.party.export_public()) for s in seats]}))
         if stop and all(s.party.game is not None and s.party.game.number >= stop for s in seats):
             return messages, states
         while seat.my_turn:

@@ -1,0 +1,187 @@
+"""spite resign: a game or the match conceded on either player's turn, through the CLI for both players."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from cli_helpers import THINK, Player, answer, assert_refused, files, invite, make_player, new_file
+
+from pbm.journal import Journal, Resignation
+
+
+def _started(root: Path, turns: int) -> tuple[Player, Player, list[Path]]:
+    """Alice and Bob `turns` files past the invitation: the one to move now (who reads the latest file), the other, the files."""
+    alice, bob, path = invite(root, payoff=8, target=30)
+    chain = [path]
+    writer, reader = alice, bob
+    for _ in range(turns):
+        chain.append(answer(reader, chain[-1]))
+        writer, reader = reader, writer
+    return reader, writer, chain
+
+
+def _resign(player: Player, *extra: str) -> tuple[Path, str]:
+    """`player` resigns (with --yes) their only match; returns the file written and what was printed."""
+    folder = player.home.parent / "mail"
+    before = files(folder)
+    match = json.loads(player.ok("games", "--json").stdout)["matches"][0]["match"]
+    run = player.ok("resign", match[:8], "--yes", *extra)
+    written = new_file(before, folder)
+    assert written is not None, run
+    return written, run.stdout
+
+
+def _resignations(player: Player) -> list[Resignation]:
+    with Journal.open(player.home, write=False) as journal:
+        return journal.resignations(journal.matches()[0].match)
+
+
+def _seat(player: Player) -> int:
+    with Journal.open(player.home, write=False) as journal:
+        seat = journal.matches()[0].seat_of(player.public_text)
+        assert seat is not None
+        return seat
+
+
+def _pile(viewer: Player, path: Path) -> int:
+    """The cards left in `viewer`'s own pay-off pile after the file at `path`."""
+    count = viewer.show(path)["payoff"]["count"]
+    assert isinstance(count, int)
+    return count
+
+
+def test_a_game_resigned_on_ones_turn_is_scored_and_the_next_game_is_dealt(tmp_path: Path) -> None:
+    mover, other, chain = _started(tmp_path, 6)
+    pile = _pile(mover, chain[-1])
+    resigned, said = _resign(mover)
+    assert f"You resigned game 1: {other.name} scores {pile}." in said
+    shown = other.ok("show", resigned).stdout
+    assert f"{mover.name} resigned game 1: you score {pile}." in shown and f"{mover.name} resigned, you win" in shown, shown
+    assert "you resigned" in mover.ok("show", resigned).stdout
+    written = answer(other, resigned)  # other's keys of game 1, and the deal step of game 2 that is due
+    assert f"{mover.name} resigned game 1: you score {pile}." in other.runs[-1].stdout, other.runs[-1]
+    following = answer(mover, written)  # the audit of game 1 passes, and the deal of game 2 goes on
+    assert mover.show(following)["game"] == 2
+    expected = [Resignation(1, _seat(mover), False)]
+    assert _resignations(other) == _resignations(mover) == expected
+    for player in (mover, other):
+        games = json.loads(player.ok("games", "--json").stdout)["matches"][0]
+        assert games["score"] == ([0, pile] if player is mover else [pile, 0]), games
+        assert games["resigned"] == ["you resigned game 1" if player is mover else f"{mover.name} resigned game 1"]
+    assert f"{mover.name} resigned game 1." in other.ok("games").stdout
+
+
+def test_the_match_resigned_on_the_opponents_turn_ends_it_and_a_replay_is_refused(tmp_path: Path) -> None:
+    mover, waiting, _ = _started(tmp_path, 5)
+    resigned, said = _resign(waiting, "--match")  # waiting wrote the latest file: it is mover's turn
+    assert "You resigned the match" in said and f"The match is over: {mover.name} wins" in said
+    last = answer(mover, resigned)  # only mover's keys of the game are still owed
+    run = mover.runs[-1]
+    assert f"{waiting.name} resigned the match" in run.stdout and "match is over" in run.stdout.lower(), run
+    assert "Nothing more to send" in waiting.ok("play", last).stdout  # the keys: audited, nothing more
+    assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), True)]
+    for player in (mover, waiting):
+        assert json.loads(player.ok("games", "--json").stdout)["matches"][0]["next"] == "over"
+    assert_refused(waiting.spite("resign", json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"], "--yes"), "over")
+    assert_refused(mover.spite("play", resigned), "already played")
+
+
+def test_a_resignation_crossing_the_opponents_turn_takes_its_place(tmp_path: Path) -> None:
+    mover, waiting, chain = _started(tmp_path, 5)
+    crossing = answer(mover, chain[-1])  # mover plays and sends his turn ...
+    resigned, _ = _resign(waiting)  # ... while waiting, who has not seen it, resigns after their own last file
+    reply = answer(mover, resigned)  # mover's spite takes it in place of his own turn, and answers it
+    assert f"{waiting.name} resigned game 1" in mover.runs[-1].stdout, mover.runs[-1]
+    assert reply not in (resigned, crossing)
+    assert_refused(waiting.spite("play", crossing), "crossed", "resignation", "void")
+    after = answer(waiting, reply)  # the answer to the resignation goes on as after any game's end
+    assert after.exists()
+    assert_refused(mover.spite("play", crossing), "void")  # his own void turn is not his to play again
+    assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), False)]
+
+
+def test_a_changed_resignation_is_refused_and_resigning_needs_a_terminal_or_yes(tmp_path: Path) -> None:
+    mover, other, _ = _started(tmp_path, 4)
+    match = json.loads(mover.ok("games", "--json").stdout)["matches"][0]["match"]
+    assert_refused(mover.spite("resign", match[:8]), "--yes")
+    assert_refused(mover.spite("resign", "ffffffff", "--yes"), "no match")
+    resigned, _ = _resign(mover)
+    assert_refused(mover.spite("resign", match[:8], "--yes"), "game 1 is over already")
+    text = resigned.read_text()
+    changed = resigned.with_name("changed.toml")
+    changed.write_text(text.replace("match = false", "match = true", 1))
+    assert "match = false" in text
+    assert_refused(other.spite("play", changed, "--auto"), "signature")
+    assert other.spite("play", resigned, "--auto", "--think", THINK).exit_code == 0
+    # game 1 is over on both sides: nothing to resign until game 2 is dealt
+    assert_refused(other.spite("resign", match[:8], "--yes"), "game 1 is over already")
+
+
+@pytest.mark.parametrize("looked", [False, True])
+def test_a_resignation_on_the_opponents_turn_as_a_turn_code_is_taken_in(tmp_path: Path, looked: bool) -> None:
+    mover, waiting, chain = _started(tmp_path, 5)
+    if looked:
+        mover.ok("show", chain[-1])  # the file the resignation follows is the latest one mover's journal has
+    resigned, _ = _resign(waiting, "--match")  # no next deal in it (its proof of shuffle would need the file)
+    run = waiting.ok("code", resigned)
+    out = tmp_path / "reply.toml"
+    played = mover.ok("play", "-", "--auto", "--think", THINK, "-o", out, input=run.stdout.encode())
+    assert f"{waiting.name} resigned the match" in played.stdout and out.exists(), played
+    waiting.ok("play", out)
+    assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), True)]
+
+
+def test_two_different_resignations_after_the_same_file_are_a_fork(tmp_path: Path) -> None:
+    mover, waiting, _ = _started(tmp_path, 5)
+    twin = Player(waiting.name, tmp_path / "twin-home")
+    shutil.copytree(waiting.home, twin.home)  # the same player on a second machine, or a client that keeps an old journal
+    first, _ = _resign(waiting)
+    mover.ok("play", first, "--auto", "--think", THINK)
+    second, _ = _resign(twin, "--match")
+    assert second != first
+    assert_refused(mover.spite("play", second), "two different versions")
+    assert_refused(mover.spite("play", first), "already played")  # and the first one, answered, is not answered again
+
+
+def test_resigning_after_a_turn_that_came_as_a_code_takes_the_code(tmp_path: Path) -> None:
+    mover, waiting, chain = _started(tmp_path, 5)
+    their_turn = answer(mover, chain[-1])
+    pasted = mover.ok("code", their_turn).stdout.encode()
+    their_turn.unlink()  # it went by chat: the file is not on waiting's machine
+    waiting.ok("show", "-", input=pasted)  # looked at: it is the latest file of the match in waiting's journal now
+    match = json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"]
+    assert_refused(waiting.spite("resign", match[:8], "--yes"), "--file")
+    resigned = tmp_path / "resigned.toml"
+    run = waiting.ok("resign", match[:8], "--yes", "--file", "-", "-o", resigned, input=pasted)
+    assert "You resigned game 1" in run.stdout and resigned.exists(), run
+    played = mover.ok("play", resigned, "--auto", "--think", THINK)
+    assert f"{waiting.name} resigned game 1" in played.stdout, played
+
+
+def test_a_practice_game_resigned_is_answered_by_the_computer(tmp_path: Path) -> None:
+    ann = make_player(tmp_path, "Ann")
+    ann.ok("practice", "--think", THINK, input="q\n")
+    (match,) = (m["match"] for m in json.loads(ann.ok("games", "--json").stdout)["matches"])
+    run = ann.ok("resign", match[:8], "--yes")
+    assert "You resigned game 1" in run.stdout and f"spite practice --resume {match[:8]}" in run.stdout, run
+    again = ann.ok("practice", "--resume", match[:8], "--think", THINK, input="q\n")
+    assert "Resuming " in again.stdout, again
+    with Journal.open(ann.home, write=False) as journal:
+        assert journal.resignations(match) == [Resignation(1, 0, False)]
+        latest = journal.latest(match)
+        assert latest is not None and latest.game == 2, latest  # the computer's keys came, and game 2 is being dealt
+
+
+def test_nothing_is_resigned_while_dealing_and_a_first_turn_resignation_deals_the_game_first(tmp_path: Path) -> None:
+    mover, waiting, chain = _started(tmp_path, 1)  # the answer to the invitation: the first shuffler owes deal step 3 and turn 1
+    match = json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"]
+    assert_refused(waiting.spite("resign", match[:8], "--yes"), "being dealt")
+    assert_refused(mover.spite("resign", match[:8], "--yes"), "being dealt")  # not before the answer is seen
+    mover.ok("show", chain[-1])
+    resigned, said = _resign(mover)
+    assert "You resigned game 1" in said
+    run = waiting.ok("play", resigned, "--auto", "--think", THINK)
+    assert f"{mover.name} resigned game 1: you score 8." in run.stdout, run  # the whole pile of 8: not one card was played
