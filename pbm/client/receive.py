@@ -8,6 +8,7 @@ be told comes back as notes, data in :attr:`Opened.notes`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from pbm.errors import (
 )
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status
+from pbm.protocol import shuffle
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -199,6 +201,7 @@ def _receive(given: Given, identity: Identity, journal: Journal, newest: Callabl
     notes: list[Note] = []
     if opened.resumed and not opened.mine:
         if newest is None:  # only looked at: recording it would tie this machine to a file that may be an old one
+            _remember_proofs(journal)
             return dataclasses.replace(opened, notes=(Resumed(save.match, recorded=False), *_first_contacts(opened)))
         newest(opened)
     if not opened.mine and opened.check.status is not Status.EARLIER:
@@ -209,6 +212,8 @@ def _receive(given: Given, identity: Identity, journal: Journal, newest: Callabl
             if newest is not None:  # only show and verify, which need not write, go on without recording it
                 raise
             notes.append(NotRecorded(e.trouble))
+    else:
+        _remember_proofs(journal)
     if not opened.resumed and not opened.carries_mine and opened.save.seq > 1 and not opened.save.partial:
         notes.append(NotCarried())
     if opened.resumed:
@@ -220,8 +225,17 @@ def record_received(opened: Opened, durable: bool = True) -> Opened:
     """`opened` recorded in its journal as received (on the check it was opened with, if the journal is as it was then)."""
     assert opened.journal is not None
     same = opened.source is not None and opened.source.hash == opened.save.hash
-    opened.journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None)
+    proven = shuffle.newly_proven()  # remembered with the record; were it refused, they are lost, and only checked again
+    opened.journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None, proven=proven)
     return dataclasses.replace(opened, recorded=True)
+
+
+def _remember_proofs(journal: Journal) -> None:
+    """Remember in `journal` the proofs of shuffle checked out since, if it can be written: it is only a cache."""
+    proven = shuffle.newly_proven()
+    if proven and journal.writable:
+        with contextlib.suppress(HomeError):  # a home that cannot be written checks them again next time, no more
+            journal.remember_proofs(proven)
 
 
 def _first_contacts(opened: Opened) -> tuple[FirstContact, ...]:
@@ -322,6 +336,7 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
         kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, history_digest(()), turns=())
     _check_labels_before(save, kept, me)
     seat = kept.seat
+    shuffle.remember(journal.proven(save.match))  # the proofs this player checked before: only their journal can say so
     moves = seat.receive(message)  # the protocol reads it into its own typed message, leaving the save's as it is
     if save.partial:  # what the file of this turn would state, as this player computes it
         if kept.turns is None:

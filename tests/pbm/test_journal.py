@@ -266,3 +266,21 @@ def test_mail_records(journal: Journal, people: tuple[Identity, ...], tmp_path: 
     assert [(r.seq, r.sender) for r in journal.waiting()] == [(2, "bob@example.com")]
     journal.record(save_after(first, people[1], people))
     assert journal.waiting() == []  # recorded: no longer waiting
+
+
+def test_a_version_4_journal_gains_the_proofs_table_and_remembers_checked_proofs_by_match(tmp_path: Path) -> None:
+    import sqlite3
+
+    with Journal.open(tmp_path):
+        pass
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    with db:
+        db.execute("DROP TABLE proofs")
+        db.execute("PRAGMA user_version = 4")  # as spite before 5 left it
+    db.close()
+    match = bytes.fromhex(MATCH)
+    with Journal.open(tmp_path) as j:
+        assert j.proven(MATCH) == []
+        j.remember_proofs([(match, b"d" * 64), (match, b"d" * 64), (bytes(16), b"e" * 64)])
+    with Journal.open(tmp_path, write=False) as j:
+        assert j.proven(MATCH) == [b"d" * 64] and j.proven(bytes(16).hex()) == [b"e" * 64]
