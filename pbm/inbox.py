@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbm import saves
 from pbm.errors import ChainError, HomeError, SpiteError
@@ -18,7 +19,9 @@ from pbm.journal import Journal
 from pbm.saves import SaveFile
 from pbm.shown import shown
 from pbm.transport import code
-from pbm.transport.mail import Found, save_name
+
+if TYPE_CHECKING:  # the mail module brings smtplib, imaplib, ssl and email: only the mail commands pay for them
+    from pbm.transport.mail import Found
 
 MATCHES_DIR = "matches"
 
@@ -81,6 +84,8 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
     latest = journal.latest(match)
     if (latest is not None and latest.seq >= seq) or journal.taken(match, seq) is not None:
         return Intake(Taken.DUPLICATE, match, seq)
+    from pbm.transport.mail import save_name  # `take` runs only for mail found, with the mail module loaded already
+
     try:
         name = save_name(item)
     except SpiteError as e:
