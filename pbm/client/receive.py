@@ -194,7 +194,7 @@ def look(given: Given, identity: Identity, journal: Journal) -> Opened:
 def _receive(given: Given, identity: Identity, journal: Journal, newest: Callable[[Opened], None] | None) -> Opened:
     save = completed(given.item, identity, journal) if isinstance(given.item, TurnCode) else given.item
     try:
-        opened = open_received(save, given.where, identity, journal, earlier=newest is None)
+        opened = open_received(save, given.where, identity, journal, earlier=newest is None, looking=newest is None)
     except SpiteError as e:
         _explain_answered(save, identity, journal, e)
         raise
@@ -298,12 +298,14 @@ def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
     return saves.from_turn(turn)
 
 
-def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
+def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journal, earlier: bool = False, looking: bool = False) -> Opened:
     """Verify and take in `save`, read from `path` or completed from a turn code, for `identity`: every check of a file.
 
     A turn code states no table, turns, carry or sealed secrets: those a file states are checked against what this
     player computes and keeps; for a code they are taken from that. With `earlier`, a save the journal recorded before
-    its latest one opens too (status EARLIER), to be looked at. Raises a SpiteError that says what is wrong; records nothing.
+    its latest one opens too (status EARLIER), to be looked at. With `looking` (spite show, verify) every check runs, but
+    the answer a deal step calls for is not made: the Opened cannot be answered. Raises a SpiteError that says what is
+    wrong; records nothing.
     """
     me = seat_of(save, identity)
     source = saves.verify(save, journal.key_for(save)).save  # once: a save the reader verified already is not checked again
@@ -337,6 +339,7 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
     _check_labels_before(save, kept, me)
     seat = kept.seat
     shuffle.remember(journal.proven(save.match))  # the proofs this player checked before: only their journal can say so
+    seat.party.looking = looking
     moves = seat.receive(message)  # the protocol reads it into its own typed message, leaving the save's as it is
     if save.partial:  # what the file of this turn would state, as this player computes it
         if kept.turns is None:
