@@ -7,10 +7,10 @@ signature does not check out are passed over and never kept. Nothing here prints
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine._frozen import frozen_value
 from pbm import saves
 from pbm.errors import ChainError, HomeError, SpiteError
 from pbm.home import ensure_private_dir, is_match_id, read_head, write_new
@@ -43,7 +43,7 @@ class Taken(enum.Enum):
     REFUSED = "refused"  # not a turn of a match of this player's, or its signature does not check out
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Intake:
     """What became of one save or turn code found in the mail (`what`), and where it was kept or why it was not."""
 
@@ -140,7 +140,7 @@ def _fresh(path: Path) -> Path:
     return candidate
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Standing:
     """Where one match stands for this player: whose move, since when, the file to play or the last file, the address."""
 

@@ -14,11 +14,11 @@ import errno
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
+from engine._frozen import frozen_value
 from pbm.errors import ChainError, DamagedJournalError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, SpiteError
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, write_new
 from pbm.identity import PublicKey
@@ -133,7 +133,7 @@ class Status(enum.Enum):
     EARLIER = "earlier"  # a save recorded before the latest one: looked at again (spite show, verify), never answered
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SaveRecord:
     """One save as the journal remembers it."""
 
@@ -149,7 +149,7 @@ class SaveRecord:
     seen_at: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Received:
     """A save (or turn code) that came in by mail: where it is kept, who sent it, and when."""
 
@@ -161,7 +161,7 @@ class Received:
     taken_at: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Check:
     """The journal's answer for a save: its status, the latest save known before it, and the players newly pinned."""
 
@@ -175,7 +175,7 @@ class Check:
         return self.status in (Status.NEW_MATCH, Status.UNKNOWN_MATCH)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class MatchInfo:
     """A match for ``spite games``: its players (pinned keys), target score and latest save."""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine._frozen import frozen_value
 from engine.game import Match
 from engine.moves import Move
 from engine.state import GameState, PlayerView
@@ -45,7 +46,7 @@ from pbm.transport.code import TurnCode
 DEFAULT_OPPONENT = "Opponent"
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Given:
     """What the player gave, decoded: a save or a turn code, and where an answer goes (beside the file, else a folder)."""
 
@@ -65,7 +66,7 @@ def decode(data: bytes, where: Path) -> Given:
 # --- what the player is told: notes, as data; the CLI words them ---
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Resumed:
     """This machine has no record of the player's side of the match: it came from the file, whose chain is taken on trust."""
 
@@ -73,19 +74,19 @@ class Resumed:
     recorded: bool  # False: only looked at (spite show, verify), and not recorded: 'spite play' asks whether it is the newest
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class NotCarried:
     """The file does not carry the player's side (it answers a turn code, or would not have fitted): their journal has it."""
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class NotRecorded:
     """A file only looked at could not be recorded in the journal (`trouble` says why); it was checked all the same."""
 
     trouble: str
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class FirstContact:
     """A key met for the first time in this match (trusted on first use): its fingerprint should be compared."""
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass
 
 from nacl.bindings import crypto_hash_sha256
 
+from engine._frozen import frozen_value
 from engine.cards import Card
 from engine.rules import Ruleset
 from pbm import carry, saves
@@ -37,7 +37,7 @@ def history_digest(history: tuple[TurnRecord, ...]) -> str:
     return crypto_hash_sha256(json.dumps([[t.by, t.moves] for t in history]).encode()).hex()
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class _Kept:
     """This player's side as their own last file left it: their seat, and the labels that file carried."""
 

@@ -14,11 +14,11 @@ A proof holds, for N points: the permutation commitment (N points), the commitme
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import nacl.bindings as _na
 import nacl.exceptions
 
+from engine._frozen import frozen_value
 from pbm.errors import PointError, ProofError
 from pbm.protocol import group, proofs
 from pbm.protocol.deck import shuffled
@@ -30,7 +30,7 @@ _ZERO = bytes(32)
 _ONE = bytes([1]) + bytes(31)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class ShuffleContext:
     """What a proof of shuffle is bound to: the match, game, turn (0 while dealing), message number and list name."""
 
@@ -57,7 +57,7 @@ class ShuffleContext:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class ShuffleProof:
     """A non-interactive proof that `outputs` = k·`inputs`, permuted, for K = k·B (see :func:`verify`)."""
 
