@@ -12,8 +12,8 @@ import time
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 
+from engine._frozen import frozen_value
 from engine.bots import make_bot
 from engine.dealer import LocalDealer
 from engine.game import apply, new_game
@@ -22,7 +22,7 @@ from engine.rules import G4A, Ruleset
 Progress = Callable[[int, int], None]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class GameResult:
     """One arena game: the winning seat (0 or 1, None for a tie), turns played, and each seat's think time per turn."""
 
@@ -32,7 +32,7 @@ class GameResult:
     think: tuple[tuple[float, ...], tuple[float, ...]]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class ArenaResult:
     """All games of a match-up; `names` are the two seats' display names (a duplicate gets ``#2``)."""
 

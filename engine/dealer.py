@@ -8,10 +8,9 @@ protocol of ``pbm``, which knows only what one player may know.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
-from engine._frozen import fast_init, maker
+from engine._frozen import fast_init, frozen_value, maker
 from engine.cards import Card, full_deck
 from engine.rules import Ruleset
 from engine.state import Pool, Stack
@@ -22,7 +21,7 @@ class DealerError(RuntimeError):
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Deal:
     """The start of a game: each hand (its known cards, and how many are unseen) and both pay-off tops."""
 
@@ -32,7 +31,7 @@ class Deal:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Draw:
     """Cards drawn into a hand: those the state's holder may know, and how many it may not."""
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from engine._frozen import maker
+from engine._frozen import frozen_value, maker
 from engine.cards import KING, RANK_TEXT, Card
 from engine.dealer import Dealer, DealerError
 from engine.moves import CENTER, DISCARDS, END, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE, SIDE_PLAYS, IllegalMoveError, Move
@@ -256,7 +254,7 @@ def resign(state: GameState, player: int) -> GameState:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Match:
     """Games added up to the ruleset's target (R9, R10). Player 0 created the match and starts game 1."""
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
-from engine._frozen import fast_init
+from engine._frozen import fast_init, frozen_value
 from engine.cards import RANK_TEXT, CardNotationError, parse_rank
 
 PAYOFF, SIDE, HAND, END = "p", "s", "h", "end"
@@ -24,7 +23,7 @@ class IllegalMoveError(ValueError):
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Move:
     """One move: a source (pay-off top, side stack, hand rank, or ``end``) and a target stack.
 

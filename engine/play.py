@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from engine._frozen import frozen_value
 from engine.bots import Bot
 from engine.dealer import Dealer
 from engine.game import apply, new_game
@@ -12,7 +11,7 @@ from engine.rules import G4A, Ruleset
 from engine.state import Outcome
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class PlayedGame:
     """A finished game: its outcome, the number of turns played and every move in order."""
 

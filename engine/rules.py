@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from engine._frozen import frozen_value
 from engine.cards import QUEEN
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Ruleset:
     """All the numbers of a game of Spite & Malice; ``G4A`` is the one the project plays."""
 

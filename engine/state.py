@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
-from engine._frozen import fast_init, maker
+from engine._frozen import fast_init, frozen_value, maker
 from engine.cards import Card
 from engine.rules import Ruleset
 
@@ -21,7 +20,7 @@ class Reason(enum.Enum):
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Outcome:
     """The end of a game: the winner (None for a tie), why, and the winner's points."""
 
@@ -35,7 +34,7 @@ class Outcome:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Pool:
     """The cards of a center stack completed in `turn`, being shuffled back into the stock (R12)."""
 
@@ -44,7 +43,7 @@ class Pool:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class PlayerState:
     """One player's cards. `unseen` counts hand cards whose identity the holder of this state does not know.
 
@@ -64,7 +63,7 @@ class PlayerState:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class GameState:
     """A position of one game: both players, the center stacks, the stock count and the pools.
 
@@ -120,7 +119,7 @@ class GameState:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class OpponentView:
     """What a player sees of the opponent: hand size, pay-off top and count, side stacks."""
 
@@ -131,7 +130,7 @@ class OpponentView:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class PlayerView:
     """One player's view of a game. It holds no card that player may not see.
 

@@ -11,13 +11,13 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from nacl.bindings import crypto_hash_sha256
 
+from engine._frozen import frozen_value
 from pbm.errors import BadSignatureError, IdentityError, PassphraseError, PublicKeyError
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, read_head, write_atomic
 from pbm.shown import shown
@@ -35,7 +35,7 @@ _PLAIN_BEGIN, _PLAIN_END = "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-
 _PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class PublicKey:
     """A player's Ed25519 public key (32 raw bytes), as shared and as pinned."""
 
@@ -88,7 +88,7 @@ class PublicKey:
         return f"PublicKey.parse({self.text!r})"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Identity:
     """A player: display name and Ed25519 private key; `path` is the key file it lives in."""
 

@@ -7,9 +7,10 @@ signature does not check out are passed over and never kept. Nothing here prints
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from engine._frozen import frozen_value
 from pbm import saves
 from pbm.errors import ChainError, CrossedError, HomeError, SpiteError
 from pbm.home import ensure_private_dir, is_match_id, read_head, write_new
@@ -18,7 +19,9 @@ from pbm.journal import Journal, MatchInfo, Status
 from pbm.saves import SaveFile
 from pbm.shown import plain, shown
 from pbm.transport import code
-from pbm.transport.mail import Found, save_name
+
+if TYPE_CHECKING:  # the mail module brings smtplib, imaplib, ssl and email: only the mail commands pay for them
+    from pbm.transport.mail import Found
 
 MATCHES_DIR = "matches"
 
@@ -40,7 +43,7 @@ class Taken(enum.Enum):
     REFUSED = "refused"  # not a turn of a match of this player's, or its signature does not check out
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Intake:
     """What became of one save or turn code found in the mail (`what`), and where it was kept or why it was not."""
 
@@ -82,6 +85,8 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
     crossing = isinstance(item, SaveFile) and _crossing(item, journal)
     if (latest is not None and latest.seq >= seq and not crossing) or journal.taken(match, seq) is not None:
         return Intake(Taken.DUPLICATE, match, seq)
+    from pbm.transport.mail import save_name  # `take` runs only for mail found, with the mail module loaded already
+
     try:
         name = save_name(item)
     except SpiteError as e:
@@ -161,7 +166,7 @@ def _fresh(path: Path) -> Path:
     return candidate
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Standing:
     """Where one match stands for this player: whose move, since when, the file to play or the last file, the address."""
 

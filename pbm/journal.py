@@ -15,13 +15,13 @@ import json
 import os
 import sqlite3
 import tomllib
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from engine._frozen import frozen_value
 from pbm.errors import (
     ChainError,
     CrossedError,
@@ -41,7 +41,7 @@ from pbm.shown import cut
 SCHEMA_VERSION = 5  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
 # 4 `unwritten` (invitations recorded whose file is not known to be on disk yet); 5 `messages` (the protocol message of every
 # save received, the player's own being in `written`: so a game's record is made from the home alone, spite record),
-# `resignations` and `void` (_RESIGN_SCHEMA)
+# `resignations` and `void` (_RESIGN_SCHEMA), `proofs` (_PROOFS_SCHEMA)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -107,10 +107,21 @@ CREATE TABLE IF NOT EXISTS void (
 );
 """
 _SCHEMA += _RESIGN_SCHEMA
+# schema 5: the proofs of shuffle this player checked, by the digest of the proof and everything it was checked against
+# (pbm.protocol.shuffle.verify), so that a second look at a file does not check them again. Only a cache: losing a row
+# only means checking that proof once more, and a proof with any input changed has another digest.
+_PROOFS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS proofs (
+    digest BLOB PRIMARY KEY,
+    match TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS proofs_by_match ON proofs(match);
+"""
+_SCHEMA += _PROOFS_SCHEMA
 _SAVE_COLUMNS = "match, seq, game, turn, hash, prev, signer, score0, score1, path, seen_at"
 _TABLES = frozenset(
     {"matches", "saves", "seats", "written", "unwritten", "messages", "addresses", "mailed", "received", "mailboxes"}
-    | {"resignations", "void"}
+    | {"resignations", "void", "proofs"}
 )
 _LIVE = "hash NOT IN (SELECT hash FROM void)"  # a save that no resignation made void
 _HOME_TROUBLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR")
@@ -158,7 +169,7 @@ class Status(enum.Enum):
     EARLIER = "earlier"  # a save recorded before the latest one: looked at again (spite show, verify), never answered
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SaveRecord:
     """One save as the journal remembers it."""
 
@@ -174,7 +185,7 @@ class SaveRecord:
     seen_at: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Resignation:
     """A game (with `whole_match`, the match) that the player in `seat` resigned."""
 
@@ -183,7 +194,7 @@ class Resignation:
     whole_match: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Received:
     """A save (or turn code) that came in by mail: where it is kept, who sent it, and when."""
 
@@ -195,7 +206,7 @@ class Received:
     taken_at: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Check:
     """The journal's answer for a save: its status, the latest save known before it, and the players newly pinned."""
 
@@ -209,7 +220,7 @@ class Check:
         return self.status in (Status.NEW_MATCH, Status.UNKNOWN_MATCH)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class MatchInfo:
     """A match for ``spite games``: its players (pinned keys), target score and latest save."""
 
@@ -474,15 +485,39 @@ class Journal:
 
     # --- changes ---
 
-    def record(self, save: SaveFile, path: Path | str | None = None, durable: bool = True, checked: Check | None = None) -> Check:
+    def record(
+        self,
+        save: SaveFile,
+        path: Path | str | None = None,
+        durable: bool = True,
+        checked: Check | None = None,
+        proven: Iterable[tuple[bytes, bytes]] = (),
+    ) -> Check:
         """Check `save` (as :meth:`check`, same errors) and remember it, pinning the keys of a new match.
 
         Recording the latest save again only updates where its file lies. `durable=False` skips
         the disk sync, for a save merely looked at: losing that record in a crash loses nothing.
         `checked` is what :meth:`check` made of `save` earlier: it stands if the match's latest save is still the one it saw.
+        `proven` are proofs of shuffle checked on the way (:meth:`remember_proofs`), remembered in the same transaction.
         """
         with self._writing(durable):
-            return self._record(save, path, checked)
+            result = self._record(save, path, checked)
+            self._remember(proven)
+            return result
+
+    def proven(self, match: str) -> list[bytes]:
+        """The digests of the proofs of shuffle of `match` this player checked (pbm.protocol.shuffle.remember)."""
+        return [bytes(row[0]) for row in self._db.execute("SELECT digest FROM proofs WHERE match = ?", (match,))]
+
+    def remember_proofs(self, proven: Iterable[tuple[bytes, bytes]]) -> None:
+        """Remember (match id, digest) of proofs of shuffle that checked out here, without a disk sync (only a cache)."""
+        pairs = list(proven)
+        if pairs:
+            with self._writing(durable=False):
+                self._remember(pairs)
+
+    def _remember(self, proven: Iterable[tuple[bytes, bytes]]) -> None:
+        self._db.executemany("INSERT OR IGNORE INTO proofs VALUES (?, ?)", ((digest, match.hex()) for match, digest in proven))
 
     def record_own(self, save: SaveFile, data: bytes, path: Path, seat: str, unwritten: bool = False) -> Check:
         """Record a save this player is about to write, with the bytes it is written as and their side after it.
@@ -513,6 +548,7 @@ class Journal:
                 "unwritten WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "saves WHERE match = ?",
+                "proofs WHERE match = ?",
             ):
                 self._db.execute(f"DELETE FROM {table}", (save.match,))
             self._db.execute("DELETE FROM seats WHERE match = ?", (save.match,))

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
+from engine._frozen import frozen_value
 from pbm.errors import MailSettingsError
 from pbm.home import write_atomic
 
@@ -25,7 +26,7 @@ DEFAULT_PORTS = {"smtp": {"starttls": 587, "tls": 465, "plain": 25}, "imap": {"s
 _ADDRESS = re.compile(r"[^@\s<>]+@[^@\s<>]+")
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Provider:
     """A mail provider's servers, for ``spite mail setup --provider``."""
 
@@ -45,7 +46,7 @@ PROVIDERS = {
 }
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class MailSettings:
     """How this player sends and fetches mail: SMTP out; IMAP in, or a local Maildir when `maildir` is set."""
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions, OverflowMethod, RenderResult
 from rich.text import Text
 
+from engine._frozen import frozen_value
 from engine.cards import KING, RANK_TEXT, SUIT_SYMBOLS, Card
 from engine.state import PlayerView, Reason, Stack
 
@@ -26,7 +27,7 @@ LOG_MIN = 26  # the game's log goes beside the board when this many columns are 
 PROMPT_ROOM = 4  # lines of the screen left for the prompt and a message under the board
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # a dataclass as such: ruff (B008) knows it is immutable, as a default
 class Look:
     """How cards are drawn: box-drawing and suit symbols, or ASCII boxes and suit letters (``--ascii``)."""
 
@@ -55,7 +56,7 @@ class Look:
         return "++++-|++#" if self.ascii else "╭╮╰╯─│┬┴░"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Seating:
     """What the board says around the cards: the players by seat, the score, the target, the match, the game, the keys."""
 
@@ -98,7 +99,7 @@ def needs(stack: Stack) -> str | None:
 # --- blocks: lines of equal width, put side by side ---
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Block:
     """Lines of text drawn as one piece (a card, a stack, a caption)."""
 
@@ -331,7 +332,7 @@ def log_lines(history: Sequence[tuple[int, str]], names: Sequence[str], height: 
     return lines + rows[-max(1, height - 1) :]
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Board:
     """Everything `view.player` may see, laid out for the console it is printed on."""
 

@@ -17,13 +17,14 @@ import dataclasses
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from nacl.bindings import crypto_hash_sha256
 
+from engine._frozen import frozen_value
 from engine.moves import InvalidMoveError, parse_turn
 from engine.rules import Ruleset
 from pbm import savetext
@@ -67,7 +68,7 @@ MAX_BYTES = 256 * 1024
 _RULE_FIELDS = {f.name: str(f.type) for f in dataclasses.fields(Ruleset)}  # the type's name: annotations are text here
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Player:
     """A seat of the match: display name and shared public key text (``spite1:...``)."""
 
@@ -83,7 +84,7 @@ class Player:
         return self.public_key.fingerprint
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class TurnRecord:
     """One turn of the current game: the seat that played it and its moves (``p-c1 7-c2 Q-s2``)."""
 
@@ -91,7 +92,7 @@ class TurnRecord:
     moves: str
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class SaveFile:
     """One save: where the match stands after a file's turn, signed by the seat that wrote it.
 
@@ -470,7 +471,7 @@ def _b64(raw: bytes) -> str:
 _VERIFIED = "_verified_by"  # where a save keeps the key its signatures held for, so that checking it again costs nothing
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Verified:
     """A save whose signatures hold for `key` (:func:`verify`): what the receiver goes on with, nothing verifying it again."""
 

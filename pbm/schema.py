@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from engine._frozen import frozen_value
 from pbm.canonical import MAX_SAFE_INT, join
 from pbm.errors import SaveFormatError
 from pbm.shown import cut, shown
@@ -33,7 +34,7 @@ class Schema:
         return SaveFormatError(f"field {cut(where)!r} should be {self.describe()}, not {shown(value)}", where)
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Whole(Schema):
     """A whole number (never true/false) from `low` to `high`."""
 
@@ -50,7 +51,7 @@ class Whole(Schema):
             raise self.refuse(value, where)
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Text(Schema):
     """Text of `shortest` to `longest` characters, matching `pattern` (whole) if given; `what` says what it is."""
 
@@ -75,7 +76,7 @@ class Text(Schema):
             raise self.refuse(value, where)
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Flag(Schema):
     """true or false."""
 
@@ -87,7 +88,7 @@ class Flag(Schema):
             raise self.refuse(value, where)
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Choice(Schema):
     """One of a few given texts."""
 
@@ -101,7 +102,7 @@ class Choice(Schema):
             raise self.refuse(value, where)
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Items(Schema):
     """A list of `item`s: exactly `count` of them if given, else at most `most`."""
 
@@ -123,7 +124,7 @@ class Items(Schema):
             self.item.check(item, f"{where}[{i}]")
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Fields(Schema):
     """A table with exactly these keys (those in `optional` may be left out); `empty` allows the empty table too."""
 
@@ -150,7 +151,7 @@ class Fields(Schema):
                 raise SaveFormatError(f"field {join(where, key)!r} is missing", join(where, key))
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Keyed(Schema):
     """A table whose keys are among `keys`, each holding a `value`."""
 
@@ -172,7 +173,7 @@ class Keyed(Schema):
             self.value.check(item, join(where, key))
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Maybe(Schema):
     """`inner`, or null (JSON only: TOML has no null)."""
 
@@ -186,7 +187,7 @@ class Maybe(Schema):
             self.inner.check(value, where)
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Opaque(Schema):
     """A table whose content is checked by its own reader (the protocol message: pbm/protocol/)."""
 

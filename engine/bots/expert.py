@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 
+from engine._frozen import frozen_value
 from engine.bots.heuristics import BASE, Context, Weights, ending_value, line_value
 from engine.bots.sampling import determinize, rollout, unseen_cards
 from engine.bots.search import Line, Table, discard_moves, turn_lines
@@ -23,7 +23,7 @@ DEFAULT_THINK = 0.25  # wall-clock cap per plan, seconds; the sample budget norm
 Ending = tuple[float, Line, Move]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Level:
     """How hard a bot thinks: endings kept for sampling, deals sampled per plan, nodes of the turn search, weights."""
 

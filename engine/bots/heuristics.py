@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from engine._frozen import frozen_value
 from engine.bots.search import Line, Ranks, rank_counts, reach_chance
 from engine.cards import KING
 from engine.moves import Move
@@ -14,7 +15,7 @@ DANGER = 8.0  # an opponent's pay-off play costs about this many of our own smal
 PROSPECT = 3.0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Context:
     """What the judgement needs from a view: unseen rank counts and both pay-off tops."""
 
@@ -86,7 +87,7 @@ def bury_cost(rank: int, pile: Ranks) -> float:
     return 1.5 + 0.05 * (rank - top)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Weights:
     """How much each part of the judgement of a turn's end counts."""
 

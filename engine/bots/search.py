@@ -6,8 +6,8 @@ Cards are reduced to ranks; a center stack is its length (0 empty … 11, comple
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from engine._frozen import frozen_value
 from engine.cards import KING
 from engine.moves import DISCARDS, END_MOVE, HAND_PLAYS, PAYOFF_PLAYS, SIDE_PLAYS, Move
 from engine.state import PlayerView
@@ -15,7 +15,7 @@ from engine.state import PlayerView
 Ranks = tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Line:
     """A sequence of plays to the center and the table it leaves; `payoff` when it ends by playing the pay-off top."""
 
@@ -29,7 +29,7 @@ class Line:
     payoff: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Table:
     """The mover's cards as ranks, the center lengths and the opponent's pay-off top, taken from a view."""
 

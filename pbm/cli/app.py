@@ -82,7 +82,85 @@ class _Command(TyperCommand):
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
 
 
-app = typer.Typer(
+GROUPS = ("start", "play", "show", "record", "stats", "practice", "mail")  # the modules of commands, in the order spite --help lists them
+# which module adds each command: `spite show` imports only pbm.cli.show (tests/pbm/test_cli_command.py checks the list)
+COMMANDS = {
+    **dict.fromkeys(("id", "new", "version", "help"), "start"),
+    **dict.fromkeys(("play", "resign"), "play"),
+    **dict.fromkeys(("show", "verify", "code", "games"), "show"),
+    "record": "record",
+    "stats": "stats",
+    **dict.fromkeys(("practice", "arena"), "practice"),
+    **dict.fromkeys(("mail", "send", "resend", "inbox"), "mail"),
+}
+_chosen: list[str] = []  # the modules main() chose for this run's command; none chosen: every one
+
+
+class _Lazy(typer.Typer):
+    """The app, whose commands are added by the modules of :data:`GROUPS` when first asked for (by main, or a test's runner)."""
+
+    _loaded = False  # the chosen modules were imported (or are being imported)
+    _adding = 0  # a command or group is being added: the lists are only appended to, nothing is loaded for that
+
+    @property  # type: ignore[override, unused-ignore]
+    def registered_commands(self) -> list[Any]:
+        self._load()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, commands: list[Any]) -> None:
+        self._commands = commands
+
+    @property  # type: ignore[override, unused-ignore]
+    def registered_groups(self) -> list[Any]:
+        self._load()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, groups: list[Any]) -> None:
+        self._groups = groups
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        add = super().command(*args, **kwargs)
+
+        def adding(func: Any) -> Any:
+            self._adding += 1
+            try:
+                return add(func)
+            finally:
+                self._adding -= 1
+
+        return adding
+
+    def add_typer(self, *args: Any, **kwargs: Any) -> None:
+        self._adding += 1
+        try:
+            super().add_typer(*args, **kwargs)
+        finally:
+            self._adding -= 1
+
+    def _load(self) -> None:
+        """Import the chosen modules of commands (all of them unless main chose one), once; each adds its commands."""
+        if self._loaded or self._adding:
+            return
+        self._loaded = True
+        import importlib
+
+        for group in _chosen or GROUPS:
+            importlib.import_module(f"pbm.cli.{group}")
+        # in the order of GROUPS, whichever module was imported first (a test may import one of them itself)
+        order = {f"pbm.cli.{group}": n for n, group in enumerate(GROUPS)}
+        self._commands.sort(key=lambda info: order.get(getattr(info.callback, "__module__", ""), len(order)))
+
+
+def choose(argv: Sequence[str]) -> None:
+    """Import only the module of the command `argv` names (after the global flags), if it names one; else, later, all."""
+    words = [a for a in argv if a not in GLOBAL_FLAGS]
+    if words and words[0] in COMMANDS:
+        _chosen.append(COMMANDS[words[0]])
+
+
+app = _Lazy(
     name="spite",
     cls=_Spite,
     help="Spite & Malice by email or chat: every turn is a signed file that you send to your opponent.",
@@ -255,4 +333,5 @@ def main() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="replace")
+    choose(sys.argv[1:])
     app(prog_name="spite")

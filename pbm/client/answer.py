@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine._frozen import frozen_value
 from engine.rules import Ruleset
 from pbm import carry, saves
 from pbm.carry import Side, Sides, side_digest
@@ -98,7 +98,7 @@ def _written(opened: Opened, message: dict[str, Any], played: list[Any], out: Pa
     return signed, _put(journal, signed, data, path, "your answer is recorded: run the same command again to write it")
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Draft:
     """A save being made: all of it but the writer's sealed secrets, the carry of both sides, and the signatures."""
 
@@ -198,7 +198,7 @@ def _put(journal: Journal, save: SaveFile, data: bytes, path: Path, after: str) 
     return path
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Answered:
     """This player's answer to a file, recorded earlier: where it lies, and whether it had to be written again."""
 
@@ -286,7 +286,7 @@ def new_match(
     return signed, path
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Settled:
     """An invitation a stopped `spite new` recorded but never said it wrote: kept (its file is on disk) or forgotten."""
 

@@ -8,6 +8,7 @@ be told comes back as notes, data in :attr:`Opened.notes`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine._frozen import frozen_value
 from engine.game import Match
 from engine.moves import Move
 from engine.state import GameState, PlayerView
@@ -32,6 +34,7 @@ from pbm.errors import (
 )
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status
+from pbm.protocol import shuffle
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -43,7 +46,7 @@ from pbm.transport.code import TurnCode
 DEFAULT_OPPONENT = "Opponent"
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Given:
     """What the player gave, decoded: a save or a turn code, and where an answer goes (beside the file, else a folder)."""
 
@@ -63,7 +66,7 @@ def decode(data: bytes, where: Path) -> Given:
 # --- what the player is told: notes, as data; the CLI words them ---
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Resumed:
     """This machine has no record of the player's side of the match: it came from the file, whose chain is taken on trust."""
 
@@ -71,19 +74,19 @@ class Resumed:
     recorded: bool  # False: only looked at (spite show, verify), and not recorded: 'spite play' asks whether it is the newest
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class NotCarried:
     """The file does not carry the player's side (it answers a turn code, or would not have fitted): their journal has it."""
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class NotRecorded:
     """A file only looked at could not be recorded in the journal (`trouble` says why); it was checked all the same."""
 
     trouble: str
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class FirstContact:
     """A key met for the first time in this match (trusted on first use): its fingerprint should be compared."""
 
@@ -200,13 +203,14 @@ def look(given: Given, identity: Identity, journal: Journal) -> Opened:
 def _receive(given: Given, identity: Identity, journal: Journal, newest: Callable[[Opened], None] | None) -> Opened:
     save = completed(given.item, identity, journal) if isinstance(given.item, TurnCode) else given.item
     try:
-        opened = open_received(save, given.where, identity, journal, earlier=newest is None)
+        opened = open_received(save, given.where, identity, journal, earlier=newest is None, looking=newest is None)
     except SpiteError as e:
         _explain_answered(save, identity, journal, e)
         raise
     notes: list[Note] = []
     if opened.resumed and not opened.mine:
         if newest is None:  # only looked at: recording it would tie this machine to a file that may be an old one
+            _remember_proofs(journal)
             return dataclasses.replace(opened, notes=(Resumed(save.match, recorded=False), *_first_contacts(opened)))
         newest(opened)
     if not opened.mine and opened.check.status is not Status.EARLIER:
@@ -217,6 +221,8 @@ def _receive(given: Given, identity: Identity, journal: Journal, newest: Callabl
             if newest is not None:  # only show and verify, which need not write, go on without recording it
                 raise
             notes.append(NotRecorded(e.trouble))
+    else:
+        _remember_proofs(journal)
     if not opened.resumed and not opened.carries_mine and opened.save.seq > 1 and not opened.save.partial:
         notes.append(NotCarried())
     if opened.resumed:
@@ -232,8 +238,17 @@ def record_received(opened: Opened, durable: bool = True) -> Opened:
         journal.record(opened.follows, None, durable=durable)  # the file a resignation follows, carried in it
         opened = dataclasses.replace(opened, check=journal.check(opened.save))
     same = opened.source is not None and opened.source.hash == opened.save.hash
-    journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None)
+    proven = shuffle.newly_proven()  # remembered with the record; were it refused, they are lost, and only checked again
+    journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None, proven=proven)
     return dataclasses.replace(opened, recorded=True)
+
+
+def _remember_proofs(journal: Journal) -> None:
+    """Remember in `journal` the proofs of shuffle checked out since, if it can be written: it is only a cache."""
+    proven = shuffle.newly_proven()
+    if proven and journal.writable:
+        with contextlib.suppress(HomeError):  # a home that cannot be written checks them again next time, no more
+            journal.remember_proofs(proven)
 
 
 def _first_contacts(opened: Opened) -> tuple[FirstContact, ...]:
@@ -297,12 +312,14 @@ def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
     return saves.from_turn(turn)
 
 
-def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journal, earlier: bool = False) -> Opened:
+def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journal, earlier: bool = False, looking: bool = False) -> Opened:
     """Verify and take in `save`, read from `path` or completed from a turn code, for `identity`: every check of a file.
 
     A turn code states no table, turns, carry or sealed secrets: those a file states are checked against what this
     player computes and keeps; for a code they are taken from that. With `earlier`, a save the journal recorded before
-    its latest one opens too (status EARLIER), to be looked at. Raises a SpiteError that says what is wrong; records nothing.
+    its latest one opens too (status EARLIER), to be looked at. With `looking` (spite show, verify) every check runs, but
+    the answer a deal step calls for is not made: the Opened cannot be answered. Raises a SpiteError that says what is
+    wrong; records nothing.
     """
     me = seat_of(save, identity)
     source = saves.verify(save, journal.key_for(save)).save  # once: a save the reader verified already is not checked again
@@ -338,6 +355,8 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
         kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, history_digest(()), turns=())
     _check_labels_before(save, kept, me)
     seat = kept.seat
+    shuffle.remember(journal.proven(save.match))  # the proofs this player checked before: only their journal can say so
+    seat.party.looking = looking
     moves = seat.receive(message)  # the protocol reads it into its own typed message, leaving the save's as it is
     if save.partial:  # what the file of this turn would state, as this player computes it
         if kept.turns is None:

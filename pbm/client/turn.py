@@ -8,8 +8,8 @@ one that turned up a card the player had not seen (the next card of their pay-of
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from engine._frozen import frozen_value
 from engine.game import legal_moves
 from engine.moves import PAYOFF, IllegalMoveError, Move, parse_turn
 from pbm.client.receive import Opened
@@ -102,7 +102,7 @@ def take_back(opened: Opened, reopen: Callable[[], Opened]) -> tuple[Opened, Mov
     return again, last
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Confirm:
     """The answer to "write this turn?": write it, take back the discard, or leave."""
 

@@ -118,6 +118,9 @@ class Party:
         self.outbox = Outbox()
         self._staged = _Staged()
         self._deal_ready = False
+        # only looked at (spite show, verify): every check runs, but no answer is made (a deal step's shuffle or strips),
+        # so the party cannot send nor be saved (the opponent's points of a deal it answered are not stripped)
+        self.looking = False
         self.checks = TurnChecks(self)
         self.deals = DealSteps(self)
 
@@ -379,6 +382,8 @@ class Party:
 
         `state` is my engine state after the moves (None before the first deal). Its ``to_data()`` is the table that travels.
         """
+        if self.looking:
+            raise ProtocolError("a party that only looked at a message makes no answer to it")
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
             raise ProtocolError("the last message received has not been played through: call settle() after its moves")
         outbox = self.outbox
@@ -638,6 +643,8 @@ class Party:
 
     def export_public(self) -> dict[str, Any]:
         """This party's protocol state as plain TOML-compatible data (no secret in it)."""
+        if self.looking:
+            raise ProtocolError("a party that only looked at a message is not saved")
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
             raise ProtocolError("a received message is half played through; settle it before saving")
         return partystate.export_public(self)
@@ -647,11 +654,11 @@ class Party:
         return partystate.export_secrets(self)
 
     @classmethod
-    def restore(cls, public: dict[str, Any], secret: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> Self:
-        """The party that :meth:`export_public` and :meth:`export_secrets` describe."""
+    def restore(cls, public: dict[str, Any], secret: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None, sealed: bool = False) -> Self:
+        """The party that :meth:`export_public` and :meth:`export_secrets` describe (`sealed`: as partystate.load)."""
         try:
             party = cls(int(public["me"]), group.unb64(public["match"], 16, "the match id"), ruleset, rng)
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e
-        partystate.load(party, public, secret, ruleset)
+        partystate.load(party, public, secret, ruleset, sealed)
         return party

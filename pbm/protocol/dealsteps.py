@@ -121,6 +121,9 @@ class DealSteps:
             raise ProtocolError(f"game {number}, the deal: the first shuffle holds {len(given.points)} cards where {size} are due")
         encodings = group.encodings(p.match, number, size)
         shuffle.verify(p._sctx(0, DECK, seq, number), given.proof, GENERATOR, given.key, encodings, given.points)
+        if p.looking:  # only looked at (spite show, verify): the answer, a shuffle of the whole deck, is never sent
+            p.dealing = Dealing(number, 2, f)
+            return
         _, k, pub = p._new_key(number)
         deck, proof = shuffle.shuffle(p._sctx(0, DEAL, seq + 1, number), k, GENERATOR, pub, given.points, p.rng)
         first = deck[: n + h + 1]
@@ -164,13 +167,16 @@ class DealSteps:
         rec.stock = rest[n - 1 + h :]
         layered = [deal.strips[n - 1], deal.strips[n + h], *rest[: n - 1 + h]]
         ctx = p._ctx(0, strip_slots(me, s)[1], number)
-        strips, strip_proof = proofs.strip_batch(ctx, k, pub, layered, p.rng)
+        if p.looking:  # only looked at: the answer's strips are never sent, but the tops they turn up are shown
+            strips, strip_proof = [*(group.mul(inverse, pt) for pt in layered[:2]), *layered[2:]], b""
+        else:
+            strips, strip_proof = proofs.strip_batch(ctx, k, pub, layered, p.rng)
         top_me, top_s = (_card(table.get(pt), "a pay-off top", number) for pt in strips[:2])
         rec.piles[s] = strips[2 : n + 1]
         rec.hands[s] = [HandCard(c, 0) for c in strips[n + 1 :]]
         rec.face_up = {top_me, top_s}
         p.dealing = Dealing(number, 3, me, tops={me: top_me, s: top_s})
-        p.outbox.deal = Deal3(number, tuple(strips), strip_proof)
+        p.outbox.deal = None if p.looking else Deal3(number, tuple(strips), strip_proof)
         self._switch(rec)
 
     def _on_deal3(self, deal: Deal3, dealing: Dealing) -> None:

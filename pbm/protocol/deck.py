@@ -99,8 +99,17 @@ def _pts(items: list[Point]) -> list[str]:
     return [group.b64(p) for p in items]
 
 
-def _unpts(items: Any, what: str) -> list[Point]:
-    return group.points(items, what, distinct=False)
+def _unpts(items: Any, what: str, checked: bool = True) -> list[Point]:
+    """The points of a saved list: each a checked group element, or with `checked` false only 32 bytes of canonical text."""
+    if checked:
+        return group.points(items, what, distinct=False)
+    if not isinstance(items, list):
+        raise ProtocolError(f"{what} is not a list of points")
+    return [group.unb64(t, group.SIZE, what) for t in items]
+
+
+def _unpt(text: Any, what: str, checked: bool = True) -> Point:
+    return group.point(text, what) if checked else group.unb64(text, group.SIZE, what)
 
 
 @dataclass(slots=True)
@@ -152,20 +161,26 @@ class GameRecord:
         }
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> GameRecord:
-        """The record `to_data` wrote; raises ProtocolError if it is not one."""
+    def from_data(cls, data: dict[str, Any], checked: bool = True) -> GameRecord:
+        """The record `to_data` wrote; raises ProtocolError if it is not one.
+
+        With `checked` false its points are taken as the group elements they were when this player's client saved them
+        (a state sealed by the player, whose points were checked as they came in): only their size and text are checked.
+        """
         try:
             return cls(
                 number=int(data["number"]),
                 starter=int(data["starter"]),
-                keys=[_unpts(k, "a public key") for k in data["keys"]],
-                stock=_unpts(data["stock"], "the stock"),
+                keys=[_unpts(k, "a public key", checked) for k in data["keys"]],
+                stock=_unpts(data["stock"], "the stock", checked),
                 stock_epoch=[int(e) for e in data["stock_epoch"]],
                 shuffled=[bool(s) for s in data["shuffled"]],
-                piles=[_unpts(p, "a pay-off pile") for p in data["piles"]],
-                hands=[[HandCard(group.point(h["point"], "a hand card"), int(h["epoch"])) for h in hand] for hand in data["hands"]],
+                piles=[_unpts(p, "a pay-off pile", checked) for p in data["piles"]],
+                hands=[[HandCard(_unpt(h["point"], "a hand card", checked), int(h["epoch"])) for h in hand] for hand in data["hands"]],
                 pools=[
-                    PoolRecord(int(p["turn"]), [int(c) for c in p["cards"]], _unpts(p["points"], "a pool"), int(p["by"]), int(p["epoch"]))
+                    PoolRecord(
+                        int(p["turn"]), [int(c) for c in p["cards"]], _unpts(p["points"], "a pool", checked), int(p["by"]), int(p["epoch"])
+                    )
                     for p in data["pools"]
                 ],
                 face_up={int(c) for c in data["face_up"]},

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
+from engine._frozen import frozen_value
 from engine.moves import InvalidMoveError, Move, parse_turn
 from pbm.errors import ProtocolError
 from pbm.protocol import group
@@ -33,7 +33,7 @@ T = TypeVar("T")
 # --- the messages ---
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Shuffle:
     """A list re-keyed to `key` and permuted, with its proof of shuffle."""
 
@@ -45,7 +45,7 @@ class Shuffle:
         return {"key": b64(self.key), "points": b64s(self.points), "proof": b64(self.proof.to_bytes())}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Locked:
     """A completed center stack's public cards under the mover's stock key `key`, in the stack's order, with one batched proof."""
 
@@ -57,7 +57,7 @@ class Locked:
         return {"key": b64(self.key), "points": b64s(self.points), "proof": b64(self.proof)}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Deal1:
     """Deal step 1, the first shuffler: its deal key on every card encoding, shuffled."""
 
@@ -68,7 +68,7 @@ class Deal1:
         return {"game": self.game, "step": 1, "deck": self.deck.to_data()}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Deal2:
     """Deal step 2, the second shuffler: its deal key on the first's deck, shuffled; its layer stripped from the first's cards.
 
@@ -91,7 +91,7 @@ class Deal2:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Deal3:
     """Deal step 3, the first shuffler: its layer stripped from both pay-off tops and the second's pile and hand (one batched proof)."""
 
@@ -107,7 +107,7 @@ Deal = Deal1 | Deal2 | Deal3
 RevealKind = Literal["hand", "payoff"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Reveal:
     """A hand card (`slot` from 0) or the next pay-off card, turned face up with a strip proof."""
 
@@ -124,7 +124,7 @@ class Reveal:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class DrawReservation:
     """The other player's draw: cards of the stock with the mover's layer stripped, a proof each.
 
@@ -143,7 +143,7 @@ class DrawReservation:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Merge:
     """The pools completed last turn under the mover's stock key too (`layered`, one batched proof), then the merged stock shuffled."""
 
@@ -155,7 +155,7 @@ class Merge:
         return {"layered": [b64s(p) for p in self.layered], "layer_proof": b64(self.layer_proof), "stock": self.stock.to_data()}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class End:
     """The end of a turn, in the order it happens: the stock shuffle, the draw, the merge, the new pools."""
 
@@ -177,7 +177,7 @@ class End:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Turn:
     """One turn of the mover: its moves, the cards they turn up, and its end (absent when the moves end the game)."""
 
@@ -196,7 +196,7 @@ class Turn:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Secrets:
     """The sender's secret scalars of a game that has ended, for the audit."""
 
@@ -207,7 +207,7 @@ class Secrets:
         return {"game": self.game, "keys": b64s(self.keys)}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Resign:
     """The sender concedes game `game` (with `whole_match`, the match too); its keys of the game travel beside it, for the audit.
 
@@ -227,7 +227,7 @@ class Resign:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Message:
     """One message of the match: its number `seq` (from 1), the sender (0 or 1), what it carries, and its protocol version."""
 

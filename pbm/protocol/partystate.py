@@ -51,11 +51,12 @@ class Dealing:
         return out
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Dealing:
+    def from_data(cls, data: dict[str, Any], checked: bool = True) -> Dealing:
+        """The deal `to_data` wrote (its points checked group elements unless `checked` is false, as GameRecord.from_data)."""
         d = cls(int(data["game"]), int(data["step"]), int(data["first"]))
         if "record" in data:
-            d.record = GameRecord.from_data(data["record"])
-            d.top = group.point(data["top"], "the dealt pay-off top")
+            d.record = GameRecord.from_data(data["record"], checked)
+            d.top = group.point(data["top"], "the dealt pay-off top") if checked else group.unb64(data["top"], group.SIZE, "the top")
         if "tops" in data:
             d.tops = {0: int(data["tops"][0]), 1: int(data["tops"][1])}
         return d
@@ -128,8 +129,12 @@ def export_secrets(party: Party) -> bytes:
     return json.dumps({"v": SECRETS_VERSION, "games": games}, sort_keys=True).encode()
 
 
-def load(party: Party, public: dict[str, Any], secret: bytes, ruleset: Ruleset) -> None:
-    """Put into a fresh `party` the state that :func:`export_public` and :func:`export_secrets` describe."""
+def load(party: Party, public: dict[str, Any], secret: bytes, ruleset: Ruleset, sealed: bool = False) -> None:
+    """Put into a fresh `party` the state that :func:`export_public` and :func:`export_secrets` describe.
+
+    `sealed`: the state is this player's own, as their client saved it and sealed it (pbm/client/side.py checks the seal
+    first), so the points of its game are not checked again as group elements: they were checked when they came in.
+    """
     try:
         party.seq = int(public["seq"])
         conceded = public.get("conceded")  # protocol 5: the seat that resigned the match
@@ -147,13 +152,13 @@ def load(party: Party, public: dict[str, Any], secret: bytes, ruleset: Ruleset) 
             party.seeds[int(g)] = group.unb64(mine["seed"], SEED_SIZE, "a key seed")
             party.keys[int(g)] = [epoch_key(party.seeds[int(g)], int(g), e) for e in range(int(mine["keys"]))]
         if "game" in public:
-            game = party.game = GameRecord.from_data(public["game"])
+            game = party.game = GameRecord.from_data(public["game"], checked=not sealed)
             table = party._table(game.number)
             for h in game.hands[party.me]:
                 h.card = table.get(group.mul(group.invert(party.keys[game.number][h.epoch]), h.point))
                 if h.card is None:
                     raise ProtocolError("a hand card of the saved game does not open with the saved keys")
         if "dealing" in public:
-            party.dealing = Dealing.from_data(public["dealing"])
+            party.dealing = Dealing.from_data(public["dealing"], checked=not sealed)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e

@@ -8,10 +8,10 @@ game, turn and card slot, and every point, so a proof is good for one slot of on
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import nacl.bindings as _na
 
+from engine._frozen import frozen_value
 from pbm.errors import PointError, ProofError
 from pbm.protocol import group
 from pbm.protocol.group import Point, Rng, Scalar
@@ -23,7 +23,7 @@ FULL_CONTEXT = 4  # the first protocol version whose batch weights hash the whol
 _G = group.GENERATOR
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Context:
     """What a proof is bound to: the match, the game, the turn (0 while dealing) and the card slot.
 

@@ -13,12 +13,12 @@ A proof holds, for N points: the permutation commitment (N points), the commitme
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 
 import nacl.bindings as _na
 import nacl.exceptions
 
+from engine._frozen import frozen_value
 from pbm.errors import PointError, ProofError
 from pbm.protocol import group, proofs
 from pbm.protocol.deck import shuffled
@@ -30,7 +30,7 @@ _ZERO = bytes(32)
 _ONE = bytes([1]) + bytes(31)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class ShuffleContext:
     """What a proof of shuffle is bound to: the match, game, turn (0 while dealing), message number and list name."""
 
@@ -57,7 +57,7 @@ class ShuffleContext:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class ShuffleProof:
     """A non-interactive proof that `outputs` = k·`inputs`, permuted, for K = k·B (see :func:`verify`)."""
 
@@ -272,8 +272,10 @@ def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, in
 
     Every point given must already be a checked group element (pbm.protocol.group.point); the
     proof's scalars are checked by :meth:`ShuffleProof.from_bytes`, its points by the check's
-    multiplications. A proof that checked out once in this process is not checked again (a take-back
-    at the prompt opens the file anew).
+    multiplications. A proof that checked out once in this process, or that the player's journal
+    remembers checking (:func:`remember`), is not checked again: it is known by the digest of the
+    statement (context, B, K, every input, output and commitment) and the proof's bytes, so a proof
+    whose inputs differ in any byte is checked anew.
     """
     n = len(inputs)
     if (
@@ -296,9 +298,23 @@ def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, in
     if not ok:
         raise ProofError(f"{ctx.describe()}: the shuffle does not prove out")
     _PROVEN.add(digest)
+    _NEWLY.append((ctx.match, digest))
 
 
-_PROVEN: set[bytes] = set()  # digests of the proofs that checked out in this process, with everything they were checked against
+_PROVEN: set[bytes] = set()  # digests of the proofs that checked out, with everything they were checked against
+_NEWLY: list[tuple[bytes, bytes]] = []  # (match, digest) of those checked in this process and not yet taken to a journal
+
+
+def remember(digests: Iterable[bytes]) -> None:
+    """Take as checked the proofs of these digests: only the player's own journal may say so (never a file)."""
+    _PROVEN.update(digests)
+
+
+def newly_proven() -> list[tuple[bytes, bytes]]:
+    """The (match, digest) of each proof checked out in this process since the last call, for the journal to remember."""
+    taken = list(_NEWLY)
+    _NEWLY.clear()
+    return taken
 
 
 def _check(statement: bytes, proof: ShuffleProof, base: Point, key: Point, inputs: Sequence[Point], outputs: Sequence[Point]) -> bool:

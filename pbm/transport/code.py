@@ -14,11 +14,12 @@ import binascii
 import quopri
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from nacl.bindings import crypto_hash_sha256
 
+from engine._frozen import frozen_value
 from pbm import saves, savetext
 from pbm.errors import BadSignatureError, CodeError, SaveFormatError, SpiteError
 from pbm.home import is_match_id
@@ -74,7 +75,7 @@ _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
 _QUOTES = {ord("\u201c"): '"', ord("\u201d"): '"', ord("\u2018"): "'", ord("\u2019"): "'"}
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class TurnCode:
     """A turn code as read: the turn it carries with its signature (the rules and players only where it carries them)."""
 
@@ -248,7 +249,7 @@ def normal(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").translate(_INVISIBLE).translate(_SPACES)
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class _Part:
     number: int
     total: int

@@ -14,7 +14,6 @@ import smtplib
 import socket
 import ssl
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
@@ -22,6 +21,7 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import TypeVar
 
+from engine._frozen import frozen_value
 from pbm import saves
 from pbm.errors import MailAuthError, MailConnectionError, MailError, MailTLSError, SaveFormatError
 from pbm.mailconf import MailSettings, bare_address
@@ -262,7 +262,7 @@ def check_imap(settings: MailSettings, password: str) -> None:
 # --- fetching ---
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Mail:
     """One message of the mailbox: its bytes, and how to flag it as seen (`key`: an IMAP UID or a Maildir file name)."""
 
@@ -339,7 +339,7 @@ def _uid_sizes(text: bytes) -> Iterator[tuple[int, int]]:
             yield int(fields[b"UID"]), int(fields[b"RFC822.SIZE"])
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Mark:
     """Where the last look at an IMAP INBOX ended: its UIDVALIDITY and the highest UID looked at."""
 
@@ -395,7 +395,7 @@ def maildir_box(folder: Path, every: bool = False) -> Iterator[Mailbox]:
 # --- what a message holds ---
 
 
-@dataclass(frozen=True)
+@frozen_value(slots=False)
 class Found:
     """A save or turn code found in a message, with the text it was found as (kept as the file to play)."""
 

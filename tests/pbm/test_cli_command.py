@@ -220,3 +220,25 @@ def test_id_games_and_verify_list_as_json_too(tmp_path: Path) -> None:
     assert checked["checked"]["proofs"] == "every shuffle, card reveal and draw proof checks out"
     (match,) = json.loads(alice.ok("games", "--json").stdout)["matches"]
     assert match["opponent"] == "Bob" and match["next"] == "you" and match["file"] == str(joined.resolve())
+
+
+def test_every_command_is_listed_with_the_module_that_adds_it_and_a_command_imports_only_its_own(tmp_path: Path) -> None:
+    import importlib
+
+    import typer.main
+
+    app_module = importlib.import_module("pbm.cli.app")  # the module: pbm.cli.app is the app itself
+
+    group = typer.main.get_command(app_module.app)
+    assert set(group.commands) == set(app_module.COMMANDS)  # type: ignore[attr-defined]
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        module = command.callback.__module__ if command.callback is not None else "pbm.cli.mail"  # a group: mail's
+        assert module == f"pbm.cli.{app_module.COMMANDS[name]}", name
+    code = (
+        "import sys; import pbm.cli; sys.argv = ['spite', '--ascii', 'games']\n"
+        "try:\n    pbm.cli.main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('pbm.cli.') and m not in ('pbm.cli.app', 'pbm.cli.shared')))"
+    )
+    env = {**os.environ, "SPITE_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert done.stdout.strip() == "['pbm.cli.show']", done

@@ -308,3 +308,21 @@ def test_a_version_4_journal_gains_the_resignation_tables_and_keeps_its_saves(tm
     db = sqlite3.connect(tmp_path / "journal.sqlite")
     assert db.execute("PRAGMA user_version").fetchone()[0] == 5
     db.close()
+
+
+def test_a_version_4_journal_gains_the_proofs_table_and_remembers_checked_proofs_by_match(tmp_path: Path) -> None:
+    import sqlite3
+
+    with Journal.open(tmp_path):
+        pass
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    with db:
+        db.execute("DROP TABLE proofs")
+        db.execute("PRAGMA user_version = 4")  # as spite before 5 left it
+    db.close()
+    match = bytes.fromhex(MATCH)
+    with Journal.open(tmp_path) as j:
+        assert j.proven(MATCH) == []
+        j.remember_proofs([(match, b"d" * 64), (match, b"d" * 64), (bytes(16), b"e" * 64)])
+    with Journal.open(tmp_path, write=False) as j:
+        assert j.proven(MATCH) == [b"d" * 64] and j.proven(bytes(16).hex()) == [b"e" * 64]

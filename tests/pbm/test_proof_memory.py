@@ -1,0 +1,92 @@
+"""The journal remembers the proofs of shuffle its player checked: a second look skips them, a changed one is checked anew."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import Player, answer, assert_refused, invite, scratch
+from hostile import resign_doc
+
+from pbm import saves
+from pbm.client.receive import NotRecorded, decode, look
+from pbm.journal import Journal
+from pbm.protocol import group, shuffle
+
+
+@pytest.fixture
+def deal(tmp_path: Path) -> Iterator[tuple[Player, Player, Path]]:
+    """Alice, Bob, and Bob's answer to Alice's invitation: his shuffle of her deck, with its proof of the whole deck."""
+    with scratch(tmp_path) as root:
+        alice, bob, invitation = invite(root)
+        yield alice, bob, answer(bob, invitation)
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each full check of a proof of shuffle from here on; the memory of this process starts empty, as a new spite's does."""
+    monkeypatch.setattr(shuffle, "_PROVEN", set())
+    monkeypatch.setattr(shuffle, "_NEWLY", [])
+    made: list[int] = []
+    real = shuffle._check
+    monkeypatch.setattr(shuffle, "_check", lambda *a: made.append(1) or real(*a))
+    return made
+
+
+def _remembered(player: Player) -> int:
+    with sqlite3.connect(player.home / "journal.sqlite") as db:
+        count: int = db.execute("SELECT COUNT(*) FROM proofs").fetchone()[0]
+    return count
+
+
+def _forget_process() -> None:
+    """What a new spite process knows of checked proofs: nothing but its journal."""
+    shuffle._PROVEN.clear()
+    shuffle._NEWLY.clear()
+
+
+def test_a_second_look_takes_the_proof_of_shuffle_from_the_journal(deal: tuple[Player, Player, Path], checks: list[int]) -> None:
+    alice, _, path = deal
+    alice.ok("show", path)
+    assert checks == [1] and _remembered(alice) == 1
+    _forget_process()
+    alice.ok("verify", path)  # a new process: the journal says the proof was checked
+    alice.ok("show", path)
+    assert checks == [1]
+
+
+def test_a_changed_point_under_a_remembered_proof_is_checked_again_and_refused(
+    deal: tuple[Player, Player, Path], checks: list[int]
+) -> None:
+    alice, bob, path = deal
+    original = saves.read(path)
+    alice.ok("show", path)
+    assert _remembered(alice) == 1
+    with sqlite3.connect(alice.home / "journal.sqlite") as db:  # the journal as before the look, but for the proof it remembers
+        db.execute("DELETE FROM saves WHERE hash = ?", (original.hash,))
+
+    def one_point(doc: dict[str, Any]) -> None:  # the same proof and every other input, one card of the shuffled deck changed
+        deck = doc["protocol"]["message"]["deal"]["deck"]["points"]
+        deck[7] = group.b64(group.base(group.hash_scalar(b"another card")))
+
+    changed = path.with_name("changed.toml")
+    changed.write_bytes(resign_doc(path.read_bytes(), bob.identity, one_point))
+    _forget_process()
+    assert_refused(alice.spite("show", changed), "does not prove out")
+    assert checks == [1, 1]  # checked anew, not taken from the journal
+    _forget_process()
+    alice.ok("show", path)  # the file as Bob wrote it: its proof is remembered still
+    assert checks == [1, 1]
+
+
+def test_a_journal_opened_read_only_checks_the_proof_and_remembers_nothing(deal: tuple[Player, Player, Path], checks: list[int]) -> None:
+    alice, _, path = deal
+    for _ in range(2):  # as show and verify look when the home cannot be written
+        _forget_process()
+        with Journal.open(alice.home, write=False) as journal:
+            opened = look(decode(path.read_bytes(), path), alice.identity, journal)
+        assert any(isinstance(note, NotRecorded) for note in opened.notes)
+    assert checks == [1, 1] and _remembered(alice) == 0
