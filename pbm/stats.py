@@ -110,10 +110,10 @@ def summarize(
             lost += 1
     score = info.score
     whole = next((r for r in resignations if r.whole_match), None)
-    if info.over:
-        result = Result.WON if score[me] >= info.target else Result.LOST
-    elif whole is not None:
+    if whole is not None and max(score) < info.target:  # resigned before either reached the target (the journal calls it over)
         result = Result.RESIGNED if whole.seat == me else Result.THEY_RESIGNED
+    elif info.over and max(score) >= info.target:
+        result = Result.WON if score[me] >= info.target else Result.LOST
     else:
         result = Result.UNFINISHED
     opponent = info.players[them]

@@ -83,9 +83,14 @@ def test_the_match_resigned_on_the_opponents_turn_ends_it_and_a_replay_is_refuse
     assert f"{waiting.name} resigned the match" in run.stdout and "match is over" in run.stdout.lower(), run
     assert "Nothing more to send" in waiting.ok("play", last).stdout  # the keys: audited, nothing more
     assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), True)]
-    for player in (mover, waiting):
-        assert json.loads(player.ok("games", "--json").stdout)["matches"][0]["next"] == "over"
-    assert_refused(waiting.spite("resign", json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"], "--yes"), "over")
+    for player in (mover, waiting):  # a finished match leaves the list: --all shows it, over
+        assert json.loads(player.ok("games", "--json").stdout)["matches"] == []
+        assert json.loads(player.ok("games", "--json", "--all").stdout)["matches"][0]["next"] == "over"
+    match = json.loads(waiting.ok("games", "--json", "--all").stdout)["matches"][0]["match"]
+    assert_refused(waiting.spite("resign", match, "--yes"), "over")
+    for player, mine, theirs in ((waiting, "resigned", "lost"), (mover, "they_resigned", "won")):  # counted by spite stats
+        counts = json.loads(player.ok("stats", "--json").stdout)["total"]["matches"]
+        assert counts["total"] == 1 and counts["unfinished"] == 0 and counts[mine] + counts[theirs] == 1, counts
     assert_refused(mover.spite("play", resigned), "already played")
 
 
