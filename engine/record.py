@@ -16,13 +16,13 @@ from typing import Any
 
 from engine.cards import Card, CardNotationError, full_deck
 from engine.dealer import Deal, Draw
-from engine.game import apply, new_game
+from engine.game import apply, new_game, resign
 from engine.moves import END, HAND, PAYOFF, SIDE, IllegalMoveError, InvalidMoveError, Move, parse_turn
 from engine.rules import Ruleset
 from engine.state import GameState, Outcome, Pool, Reason, Stack
 
 SCHEMA = 1
-HOW = {Reason.PAYOFF_EMPTY: "out", Reason.STOCK_EXHAUSTED: "tie"}  # the result's "how"; a resignation would add its own
+HOW = {Reason.PAYOFF_EMPTY: "out", Reason.STOCK_EXHAUSTED: "tie", Reason.RESIGNED: "resigned"}  # the result's "how"
 
 
 class ReplayError(ValueError):
@@ -217,6 +217,9 @@ def replay(log: GameLog) -> list[Frame]:
             raise dealer.fail("the moves do not end the turn")
         frames.append(dealer.frame(t.turn, state, tuple(None if m.source == END else c for m, c in zip(t.moves, cards, strict=True))))
     dealer.turn = None
+    if state.outcome is None and log.outcome is not None and log.outcome.reason is Reason.RESIGNED and log.outcome.winner is not None:
+        state = resign(state, 1 - log.outcome.winner)  # the loser conceded after the last turn: the rules score it (R10)
+        frames[-1] = dealer.frame(frames[-1].after, state, frames[-1].cards)
     if state.outcome != log.outcome:
         said = "goes on" if log.outcome is None else f"ends {outcome_data(log.outcome)}"
         got = "goes on" if state.outcome is None else f"ends {outcome_data(state.outcome)}"

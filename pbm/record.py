@@ -93,7 +93,16 @@ def _ruleset(journal: Journal, match: str) -> tuple[Ruleset, tuple[str, str]]:
 
 
 def _outcome(records: Sequence[SaveRecord], messages: Sequence[dict[str, Any]], game: int) -> Outcome:
-    """How `game` ended, from the match score before and after its last turn (which the journal recorded as each file came)."""
+    """How `game` ended, from the match score before and after its last turn (which the journal recorded as each file came).
+
+    A game resigned ends with the resignation's message: the sender conceded it, and the other scored what the rules say.
+    """
+    conceded = [n for n, m in enumerate(messages) if isinstance(m.get("resign"), dict) and m["resign"].get("game") == game]
+    if conceded:
+        n = conceded[0]
+        before, after = records[n - 1].score if n else (0, 0), records[n].score
+        winner = 1 - int(messages[n]["from"])
+        return Outcome(Reason.RESIGNED, winner, after[winner] - before[winner])
     last = max(n for n, m in enumerate(messages) if m.get("turn", {}).get("game") == game)
     before, after = records[last - 1].score if last else (0, 0), records[last].score
     gained = [after[p] - before[p] for p in (0, 1)]

@@ -200,7 +200,8 @@ function show(n) {
   }
   const result = document.getElementById("result");
   const r = record.result;
-  const won = r && r.winner !== null ? names[r.winner] + " wins, " + r.score + " point" + (r.score === 1 ? "" : "s") + "." : "";
+  const won = r && r.winner !== null ? names[r.winner] + " wins, " + r.score + " point" + (r.score === 1 ? "" : "s")
+    + (r.how === "resigned" ? ": " + names[1 - r.winner] + " resigned." : ".") : "";
   result.textContent = f.over && r ? (r.winner === null ? "A tie: the stock ran out." : won) : "";
   document.getElementById("first").disabled = document.getElementById("prev").disabled = at === 0;
   document.getElementById("last").disabled = document.getElementById("next").disabled = at === frames.length - 1;

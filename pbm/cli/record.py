@@ -23,7 +23,8 @@ def _result(data: dict[str, Any], names: list[str]) -> str:
     if result["winner"] is None:
         return "Result: a tie (the stock ran out); nobody scores."
     points = result["score"]
-    return f"Result: {names[result['winner']]} wins, {points} point{'s' if points != 1 else ''} (the last pay-off card played)."
+    how = f"{names[1 - result['winner']]} resigned" if result["how"] == "resigned" else "the last pay-off card played"
+    return f"Result: {names[result['winner']]} wins, {points} point{'s' if points != 1 else ''} ({how})."
 
 
 def _text(data: dict[str, Any]) -> list[str]:

@@ -72,6 +72,11 @@ def test_a_game_resigned_on_ones_turn_is_scored_and_the_next_game_is_dealt(tmp_p
         assert games["score"] == ([0, pile] if player is mover else [pile, 0]), games
         assert games["resigned"] == ["you resigned game 1" if player is mover else f"{mover.name} resigned game 1"]
     assert f"{mover.name} resigned game 1." in other.ok("games").stdout
+    match = json.loads(mover.ok("games", "--json").stdout)["matches"][0]["match"]
+    records = [p.ok("record", match[:8], "--game", "1", "--json").stdout for p in (mover, other)]
+    assert records[0] == records[1]  # audited: the same record from both homes, replayed through the engine to the resignation
+    assert json.loads(records[0])["result"] == {"winner": _seat(other), "score": pile, "how": "resigned"}
+    assert f"({mover.name} resigned)" in other.ok("record", match[:8], "--game", "1").stdout
 
 
 def test_the_match_resigned_on_the_opponents_turn_ends_it_and_a_replay_is_refused(tmp_path: Path) -> None:
