@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """How strong the bot levels are, and what a game between experts costs: the arena tables of the README.
 
-Plays expert vs easy, expert vs normal and normal vs easy (N games each, every deal once from each
-side), then expert vs expert, on g4a with LocalDealer, and prints markdown tables: wins, ties, win rate
-among decided games with its 95% Wilson interval, think time per turn (median and max), and for
-expert vs expert the tie rate and mean game length in turns (one save file per turn by mail).
+Plays expert vs bfs (the breadth-first-search yardstick of engine/bots/bfs.py, the kind of bot open-source
+games ship), expert vs easy, expert vs normal and normal vs easy (N games each, every deal once from each
+side), then expert vs expert, then expert-peek vs expert (README, G5: an expert that reads its own face-down
+pay-off pile against the plain one), on g4a with LocalDealer, and prints markdown tables: wins, ties, win rate
+among decided games with its 95% Wilson interval, think time per turn (median and max) and the longest single
+decision, and for expert vs expert the tie rate and mean game length in turns (one save file per turn by mail).
 The last line is all the numbers as JSON.
 
-    python benchmarks/arena_tables.py [--games 1000] [--mirror-games N] [--jobs 2] [--seed 0] [--think SECONDS]
+    python benchmarks/arena_tables.py [--games 1000] [--mirror-games N] [--peek-games N] [--jobs 2] [--seed 0]
+                                      [--think SECONDS] [--tables levels,mirror,peek] [--quick]
+
+--quick plays 40 games of each (a check that it all runs, not a measurement).
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import time
 
 from engine.arena import report, run_arena
 
-MATCHUPS = (("expert", "easy"), ("expert", "normal"), ("normal", "easy"))
+MATCHUPS = (("expert", "bfs"), ("expert", "easy"), ("expert", "normal"), ("normal", "easy"))
+TABLES = ("levels", "mirror", "peek")
 
 
 def _progress(label: str) -> object:
@@ -40,15 +46,15 @@ def _ms(seconds: float) -> str:
 def head_to_head_table(results: dict[str, dict]) -> str:
     """The markdown table of the match-ups: the first bot's results against the second."""
     rows = [
-        "| match-up | games | ties | wins | losses | win rate (decided) | 95% CI | think median / max (ms) |",
-        "|---|---:|---:|---:|---:|---:|---|---:|",
+        "| match-up | games | ties | wins | losses | win rate (decided) | 95% CI | think per turn median / max (ms) | slowest move (ms) |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|",
     ]
     for label, r in results.items():
         (a, sa), (_, sb) = r["bots"].items()
         lo, hi = sa["ci95"]
         rows.append(
             f"| {label} | {r['games']} | {r['ties']} | {sa['wins']} | {sb['wins']} | {sa['win_rate']:.1%} | "
-            f"{lo:.1%} – {hi:.1%} | {_ms(sa['think_median_s'])} / {_ms(sa['think_max_s'])} ({a}) |"
+            f"{lo:.1%} – {hi:.1%} | {_ms(sa['think_median_s'])} / {_ms(sa['think_max_s'])} ({a}) | {_ms(sa['decision_max_s'])} |"
         )
     return "\n".join(rows)
 
@@ -69,37 +75,59 @@ def mirror_table(r: dict) -> str:
     )
 
 
+def _tables(text: str) -> tuple[str, ...]:
+    """The tables named in `text` (comma-separated), each one of TABLES."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    for name in names:
+        if name not in TABLES:
+            raise argparse.ArgumentTypeError(f"unknown table {name!r}; known: {', '.join(TABLES)}")
+    return names
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per match-up (default 1000)")
     parser.add_argument("--mirror-games", type=int, default=None, help="games of expert vs expert (default: --games)")
+    parser.add_argument("--peek-games", type=int, default=None, help="games of expert-peek vs expert (default: --games)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
     parser.add_argument("--think", type=float, default=None, help="think-time cap per plan, seconds (default: the bots' own)")
+    parser.add_argument("--tables", type=_tables, default=TABLES, help=f"which tables, comma-separated (default {','.join(TABLES)})")
+    parser.add_argument("--quick", action="store_true", help="40 games of each: a check that it runs, not a measurement")
     args = parser.parse_args()
-    mirror_games = args.games if args.mirror_games is None else args.mirror_games
+    games = 40 if args.quick else args.games
+    mirror_games = games if args.mirror_games is None or args.quick else args.mirror_games
+    peek_games = games if args.peek_games is None or args.quick else args.peek_games
+
+    def play(a: str, b: str, n: int) -> tuple[dict, float]:
+        start = time.perf_counter()
+        arena = run_arena(a, b, n, seed=args.seed, jobs=args.jobs, think=args.think, progress=_progress(f"{a} vs {b}"))
+        return report(arena), time.perf_counter() - start
 
     results: dict[str, dict] = {}
     elapsed: dict[str, float] = {}
-    for a, b in MATCHUPS:
-        label = f"{a} vs {b}"
-        start = time.perf_counter()
-        arena = run_arena(a, b, args.games, seed=args.seed, jobs=args.jobs, think=args.think, progress=_progress(label))
-        results[label] = report(arena)
-        elapsed[label] = time.perf_counter() - start
-    start = time.perf_counter()
-    arena = run_arena(
-        "expert", "expert", mirror_games, seed=args.seed, jobs=args.jobs, think=args.think, progress=_progress("expert vs expert")
-    )
-    mirror = report(arena)
-    elapsed["expert vs expert"] = time.perf_counter() - start
-
-    print(f"## Bot levels on g4a (seed {args.seed}, {args.jobs} jobs)\n")
-    print(head_to_head_table(results))
-    print("\n## Expert against expert\n")
-    print(mirror_table(mirror))
+    out: dict[str, object] = {"seed": args.seed}
+    print(f"# Arena on g4a (seed {args.seed}, {args.jobs} jobs)")
+    if "levels" in args.tables:
+        for a, b in MATCHUPS:
+            label = f"{a} vs {b}"
+            results[label], elapsed[label] = play(a, b, games)
+        print("\n## Bot levels\n")
+        print(head_to_head_table(results))
+        out["matchups"] = results
+    if "mirror" in args.tables:
+        mirror, elapsed["expert vs expert"] = play("expert", "expert", mirror_games)
+        print("\n## Expert against expert\n")
+        print(mirror_table(mirror))
+        out["expert vs expert"] = mirror
+    if "peek" in args.tables:
+        peek, elapsed["expert-peek vs expert"] = play("expert-peek", "expert", peek_games)
+        print("\n## What reading your own pay-off pile is worth (README, G5): expert-peek against expert\n")
+        print(head_to_head_table({"expert-peek vs expert": peek}))
+        out["expert-peek vs expert"] = peek
+    out["elapsed_s"] = elapsed
     print()
-    print(json.dumps({"matchups": results, "expert vs expert": mirror, "elapsed_s": elapsed}))
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

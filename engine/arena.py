@@ -17,6 +17,7 @@ from engine._frozen import frozen_value
 from engine.bots import make_bot
 from engine.dealer import LocalDealer
 from engine.game import apply, new_game
+from engine.play import show_own_piles
 from engine.rules import G4A, Ruleset
 
 Progress = Callable[[int, int], None]
@@ -24,12 +25,14 @@ Progress = Callable[[int, int], None]
 
 @frozen_value
 class GameResult:
-    """One arena game: the winning seat (0 or 1, None for a tie), turns played, and each seat's think time per turn."""
+    """One arena game: the winning seat (0 or 1, None for a tie), turns played, each seat's think time per turn,
+    and each seat's longest single decision (one call for one move)."""
 
     number: int
     winner: int | None
     turns: int
     think: tuple[tuple[float, ...], tuple[float, ...]]
+    slowest: tuple[float, float] = (0.0, 0.0)
 
 
 @frozen_value
@@ -61,20 +64,25 @@ def play_arena_game(bots: tuple[str, str], seed: int, number: int, think: float 
     deal_seed, starter = deal_of(seed, number)
     dealer = LocalDealer(deal_seed)
     state = new_game(dealer, ruleset, starter=starter)
+    show_own_piles(players, dealer)
     times: tuple[list[float], list[float]] = ([], [])
+    slowest = [0.0, 0.0]
     spent, turn = 0.0, state.turn
     while state.outcome is None:
         mover = state.to_move
         view = state.view(mover)
         start = time.perf_counter()
         move = players[mover].choose(view)
-        spent += time.perf_counter() - start
+        took = time.perf_counter() - start
+        spent += took
+        if took > slowest[mover]:
+            slowest[mover] = took
         state = apply(state, move, dealer)
         if state.turn != turn or state.outcome is not None:
             times[mover].append(spent)
             spent, turn = 0.0, state.turn
     turns = state.turn - (state.outcome.winner is None)
-    return GameResult(number, state.outcome.winner, turns, (tuple(times[0]), tuple(times[1])))
+    return GameResult(number, state.outcome.winner, turns, (tuple(times[0]), tuple(times[1])), (slowest[0], slowest[1]))
 
 
 def _play_star(args: tuple[tuple[str, str], int, int, float | None, Ruleset]) -> GameResult:
@@ -122,7 +130,10 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 def report(result: ArenaResult) -> dict:
-    """The JSON-ready summary: games, ties, mean turns and per bot wins, win rate among decided games, ci95, think times."""
+    """The JSON-ready summary: games, ties, mean turns and per bot wins, win rate among decided games, ci95, think times.
+
+    Think times are per turn (median and max over every turn the bot played), and the longest single decision.
+    """
     games = result.games
     ties = sum(g.winner is None for g in games)
     decided = len(games) - ties
@@ -137,6 +148,7 @@ def report(result: ArenaResult) -> dict:
             "ci95": [lo, hi],
             "think_median_s": statistics.median(turns) if turns else 0.0,
             "think_max_s": max(turns) if turns else 0.0,
+            "decision_max_s": max((g.slowest[seat] for g in games), default=0.0),
         }
     mean_turns = statistics.fmean(g.turns for g in games) if games else 0.0
     return {"games": len(games), "ties": ties, "mean_turns": mean_turns, "bots": bots}

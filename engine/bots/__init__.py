@@ -20,17 +20,22 @@ class Bot(Protocol):
 
 
 def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
-    """The bot called `name` (``random``, ``greedy``/``easy``, ``normal``, ``expert``), seeded with `seed`.
+    """The bot called `name` (one of :data:`BOT_NAMES`), seeded with `seed`.
 
-    `think` caps the seconds the searching levels spend on one plan (None: their default).
+    `think` caps the seconds the searching levels spend on one plan (None: their default). ``bfs`` is a yardstick
+    (a breadth-first-search bot of the kind open-source games ship); ``expert-peek`` is the expert of a modified
+    client that knows its own face-down pay-off pile, which only the arena can hand it (README, G5).
     """
-    from engine.bots.expert import DEFAULT_THINK, ExpertBot
+    from engine.bots.bfs import BfsBot
+    from engine.bots.expert import DEFAULT_THINK, ExpertBot, PeekingExpertBot
     from engine.bots.greedy import GreedyBot
     from engine.bots.random import RandomBot
 
     if name in ("normal", "expert"):
         return ExpertBot(seed, level=name, think=DEFAULT_THINK if think is None else think)
-    makers: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "easy": GreedyBot}
+    if name == "expert-peek":
+        return PeekingExpertBot(seed, think=DEFAULT_THINK if think is None else think)
+    makers: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "easy": GreedyBot, "bfs": BfsBot}
     try:
         maker = makers[name]
     except KeyError:
@@ -38,4 +43,4 @@ def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
     return maker(seed)
 
 
-BOT_NAMES = ("random", "greedy", "easy", "normal", "expert")
+BOT_NAMES = ("random", "greedy", "easy", "normal", "expert", "bfs", "expert-peek")

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 
 from engine._frozen import frozen_value
 from engine.bots.heuristics import BASE, Context, Weights, ending_value, line_value
 from engine.bots.sampling import determinize, rollout, unseen_cards
 from engine.bots.search import Line, Table, discard_moves, turn_lines
+from engine.cards import Card
 from engine.game import check_move
 from engine.moves import HAND, PAYOFF, IllegalMoveError, Move
 from engine.state import PlayerView
@@ -110,17 +112,47 @@ class ExpertBot:
         """
         deadline = time.perf_counter() + self.think
         unseen = unseen_cards(view)
+        own_pile = self._own_pile()
         totals = [0.0] * len(endings)
         runs = 0
         for _ in range(self.level.samples):
             seed = self._rng.getrandbits(32)
             for i, (_, line, end) in enumerate(endings):
-                state, dealer = determinize(view, unseen, random.Random(seed), self._old_pools)
+                state, dealer = determinize(view, unseen, random.Random(seed), self._old_pools, own_pile)
                 totals[i] += rollout(state, dealer, [*line.moves, end], view.player, self.level.fear)
             runs += 1
             if time.perf_counter() > deadline:
                 break
         return max(range(len(endings)), key=lambda i: (totals[i] / runs + self.level.static * endings[i][0], -i))
+
+    def _own_pile(self) -> Sequence[Card] | None:
+        """The true face-down pay-off pile where the bot is given it (never, for a fair bot): sampling deals it as it is."""
+        return None
+
+
+class PeekingExpertBot(ExpertBot):
+    """The expert of a modified client that reads its own face-down pay-off pile (README, G5): it samples only the rest.
+
+    Only a game runner that holds the dealer can hand it the pile, through :meth:`see_own_pile`; without it the bot
+    refuses to play rather than pass for a plain expert.
+    """
+
+    def __init__(self, seed: int = 0, think: float = DEFAULT_THINK) -> None:
+        super().__init__(seed, level="expert", think=think)
+        self.name = "expert-peek"
+        self._pile: Callable[[], Sequence[Card]] | None = None
+
+    def see_own_pile(self, pile: Callable[[], Sequence[Card]]) -> None:
+        """Let the bot read its face-down pay-off pile (bottom first, top last) whenever it plans."""
+        self._pile = pile
+
+    def choose(self, view: PlayerView) -> Move:
+        if self._pile is None:
+            raise RuntimeError("expert-peek plays only where it is given its own pay-off pile (an arena game)")
+        return super().choose(view)
+
+    def _own_pile(self) -> Sequence[Card] | None:
+        return tuple(self._pile()) if self._pile is not None else None
 
 
 def _legal(view: PlayerView, move: Move) -> bool:

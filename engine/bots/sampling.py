@@ -41,21 +41,28 @@ def unseen_cards(view: PlayerView) -> list[Card]:
     return list(deck.elements())
 
 
-def determinize(view: PlayerView, unseen: Sequence[Card], rng: random.Random, old_pools: int) -> tuple[GameState, LocalDealer]:
+def determinize(
+    view: PlayerView, unseen: Sequence[Card], rng: random.Random, old_pools: int, own_pile: Sequence[Card] | None = None
+) -> tuple[GameState, LocalDealer]:
     """A full game consistent with `view`: the unseen cards dealt at random to the opponent's hand, the stock and the piles.
 
-    `old_pools` is how many of the completed stacks being shuffled in were completed before this turn.
+    `old_pools` is how many of the completed stacks being shuffled in were completed before this turn. `own_pile`,
+    given only to a bot that cheats (README, G5), is the mover's true face-down pay-off pile (top last): it is dealt
+    as it is, and only the other unseen cards are shuffled.
     """
     cards = list(unseen)
+    if own_pile is not None:
+        pile = Counter(own_pile)
+        cards = [card for card in cards if not _take(pile, card)]
     rng.shuffle(cards)
     me, opp = view.player, 1 - view.player
     them = view.opponent
     hand_n = them.hand_count
-    mine_n = max(0, view.payoff_count - 1)
+    mine_n = 0 if own_pile is not None else max(0, view.payoff_count - 1)
     theirs_n = max(0, them.payoff_count - 1)
     opp_hand = tuple(cards[:hand_n])
     facedown: list[list[Card]] = [[], []]
-    facedown[me] = cards[hand_n : hand_n + mine_n]
+    facedown[me] = list(own_pile) if own_pile is not None else cards[hand_n : hand_n + mine_n]
     facedown[opp] = cards[hand_n + mine_n : hand_n + mine_n + theirs_n]
     stock = cards[hand_n + mine_n + theirs_n :]
     size = view.ruleset.complete_at
@@ -67,6 +74,14 @@ def determinize(view: PlayerView, unseen: Sequence[Card], rng: random.Random, ol
     state = GameState(view.ruleset, (players[0], players[1]), view.center, len(stock), pools, view.to_move, view.turn, 0)
     dealer = LocalDealer.holding(stock, (facedown[0], facedown[1]), rng.getrandbits(32))
     return state, dealer
+
+
+def _take(counts: Counter[Card], card: Card) -> bool:
+    """Whether `card` is one of `counts` still untaken; takes it if so."""
+    if counts[card] > 0:
+        counts[card] -= 1
+        return True
+    return False
 
 
 GREEDY = GreedyBot()

@@ -173,7 +173,7 @@ def _practice_game_over(opened: Opened, ended: set[int]) -> None:
 def arena(
     ctx: typer.Context,
     bots: Annotated[
-        str, typer.Option("--bots", metavar="BOT,BOT", help="Two bots, e.g. expert,easy (random, easy, normal, expert).")
+        str, typer.Option("--bots", metavar="BOT,BOT", help="Two bots, e.g. expert,easy (random, easy, normal, expert, bfs, expert-peek).")
     ] = "expert,easy",
     games_: Annotated[int, typer.Option("--games", min=1, metavar="N", help="How many games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the deals and the bots.")] = 0,

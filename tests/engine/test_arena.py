@@ -37,7 +37,8 @@ def test_the_report_has_the_promised_shape_and_adds_up() -> None:
     bots = result["bots"]
     assert list(bots) == ["normal", "easy"]
     for stats in bots.values():
-        assert set(stats) == {"wins", "win_rate", "ci95", "think_median_s", "think_max_s"}
+        assert set(stats) == {"wins", "win_rate", "ci95", "think_median_s", "think_max_s", "decision_max_s"}
+        assert 0.0 < stats["decision_max_s"] <= stats["think_max_s"]
         assert 0.0 <= stats["ci95"][0] <= stats["win_rate"] <= stats["ci95"][1] <= 1.0
         assert 0.0 <= stats["think_median_s"] <= stats["think_max_s"] < 5.0
     assert bots["normal"]["wins"] + bots["easy"]["wins"] + result["ties"] == 4
@@ -46,7 +47,7 @@ def test_the_report_has_the_promised_shape_and_adds_up() -> None:
 
 def test_report_counts_ties_apart_from_the_win_rate() -> None:
     games = (
-        GameResult(0, 0, 50, ((0.01, 0.03), (0.02,))),
+        GameResult(0, 0, 50, ((0.01, 0.03), (0.02,)), (0.02, 0.01)),
         GameResult(1, None, 90, ((0.05,), (0.0,))),
         GameResult(2, 1, 70, ((0.02,), (0.01, 0.04))),
         GameResult(3, 0, 60, ((0.04,), ())),
@@ -60,6 +61,7 @@ def test_report_counts_ties_apart_from_the_win_rate() -> None:
     assert result["bots"]["expert"]["think_median_s"] == pytest.approx(0.03)
     assert result["bots"]["expert"]["think_max_s"] == pytest.approx(0.05)
     assert result["bots"]["easy"]["think_median_s"] == pytest.approx(0.015)
+    assert result["bots"]["expert"]["decision_max_s"] == pytest.approx(0.02)
 
 
 def test_results_do_not_depend_on_the_number_of_jobs() -> None:

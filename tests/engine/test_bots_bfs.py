@@ -1,0 +1,99 @@
+"""The breadth-first-search yardstick bot and the pile-reading expert: legal moves only, whole games, seeded replays."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bots import make_bot
+from engine.bots.bfs import BfsBot, bfs_plan
+from engine.bots.expert import PeekingExpertBot
+from engine.dealer import LocalDealer
+from engine.game import apply, legal_moves, new_game
+from engine.play import play_game
+from tests.engine.craft import card, player, run, state
+
+
+def test_the_shortest_line_to_the_payoff_card_is_played() -> None:
+    # 5 then 6 from the hand reaches the pay-off 7 on c1; the side stack's 5 would do as well as the hand's
+    me = player("5h 6s 9c Js Qd", top="7h", count=12, side=("", "", "", ""))
+    view = state(me, center=(run(1, 4), (), ())).view(0)
+    assert [str(m) for m in bfs_plan(view)] == ["5-c1", "6-c1", "p-c1"]
+
+
+def test_a_king_is_spent_when_it_is_the_shortest_way_to_the_payoff_card() -> None:
+    me = player("Kh 9s 9c Js Qd", top="6h", count=12)
+    view = state(me, center=(run(1, 4), (), ())).view(0)
+    assert [str(m) for m in bfs_plan(view)] == ["K-c1", "p-c1"]
+
+
+def test_without_the_payoff_card_the_hand_is_emptied_if_it_can_be() -> None:
+    me = player("A 2 3", top="9h", count=12)
+    view = state(me).view(0)
+    assert [str(m) for m in bfs_plan(view)] == ["A-c1", "2-c1", "3-c1", "end"]
+
+
+def test_otherwise_the_most_cards_are_played_without_kings_then_the_highest_is_discarded() -> None:
+    me = player("A 2 Kd 9c 7s", top="Qh", count=12, side=("10d", "", "", ""))
+    view = state(me).view(0)
+    plan = [str(m) for m in bfs_plan(view)]
+    assert plan == ["A-c1", "2-c1", "9-s1"]  # no King spent for nothing; the 9 builds down on the 10
+
+
+def test_the_node_cap_bounds_the_search_and_the_plan_stays_legal() -> None:
+    me = player("A 2 3 4 5", top="Qh", count=12)
+    s = state(me)
+    tiny = bfs_plan(s.view(0), max_nodes=2)
+    assert len(tiny) <= 3
+    for move in tiny:
+        assert move in legal_moves(s.view(0))
+        s = apply(s, move, LocalDealer.holding([card("2d'")] * 20, ([], [])))
+
+
+@pytest.mark.parametrize("opponent", ["random", "easy", "expert"])
+def test_every_move_is_legal_and_games_end(opponent: str) -> None:
+    for g in range(3 if opponent != "expert" else 1):
+        dealer = LocalDealer(f"bfs:{opponent}:{g}")
+        s = new_game(dealer, starter=g % 2)
+        bots = (BfsBot(), make_bot(opponent, seed=g, think=0.01))
+        moves = 0
+        while s.outcome is None:
+            view = s.view(s.to_move)
+            move = bots[s.to_move].choose(view)
+            if s.to_move == 0:
+                assert move in legal_moves(view), f"{move} is not legal"
+            s = apply(s, move, dealer)
+            moves += 1
+            assert moves < 20_000
+        assert s.outcome is not None
+
+
+def test_the_same_deal_plays_the_same_game() -> None:
+    first = play_game((BfsBot(1), BfsBot(2)), LocalDealer("bfs-same"))
+    again = play_game((make_bot("bfs", 1), make_bot("bfs", 2)), LocalDealer("bfs-same"))
+    assert first.moves == again.moves and first.outcome == again.outcome
+
+
+def test_the_peeking_expert_needs_its_pile_and_plays_legally_with_it() -> None:
+    dealer = LocalDealer(5)
+    s = new_game(dealer)
+    with pytest.raises(RuntimeError, match="pay-off pile"):
+        PeekingExpertBot().choose(s.view(0))
+    bots = (make_bot("expert-peek", seed=1, think=0.01), make_bot("expert", seed=2, think=0.01))
+    played = play_game(bots, LocalDealer(6))
+    assert played.outcome is not None
+
+
+def test_the_peeking_expert_samples_its_true_pile() -> None:
+    import random
+
+    from engine.bots.sampling import determinize, unseen_cards
+
+    dealer = LocalDealer(8)
+    s = new_game(dealer)
+    view = s.view(0)
+    truth = tuple(dealer.facedown[0])
+    for seed in range(3):
+        guess, guessed = determinize(view, unseen_cards(view), random.Random(seed), 0, own_pile=truth)
+        assert tuple(guessed.facedown[0]) == truth
+        rest = [*guess.players[1].hand, *guessed.stock, *guessed.facedown[1]]
+        assert sorted(rest) == sorted(s.players[1].hand + tuple(dealer.stock) + tuple(dealer.facedown[1]))
