@@ -99,6 +99,30 @@ def test_the_match_resigned_on_the_opponents_turn_ends_it_and_a_replay_is_refuse
     assert_refused(mover.spite("play", resigned), "already played")
 
 
+@pytest.mark.parametrize("on_own_turn", [True, False], ids=["own-turn", "opponents-turn"])
+@pytest.mark.parametrize("whole", [False, True], ids=["game", "match"])
+def test_a_game_or_the_match_resigned_on_either_turn_is_taken_in_by_the_other(tmp_path: Path, on_own_turn: bool, whole: bool) -> None:
+    mover, waiting, chain = _started(tmp_path, 6)
+    resigner, other = (mover, waiting) if on_own_turn else (waiting, mover)
+    pile = _pile(resigner, chain[-1])
+    resigned, said = _resign(resigner, *(["--match"] if whole else []))
+    what = "the match" if whole else "game 1"
+    assert f"You resigned {what}" in said, said
+    reply = answer(other, resigned)  # the other's keys of the game (and, for a game, the next deal goes on)
+    heard = other.runs[-1].stdout
+    assert (f"{resigner.name} resigned the match" if whole else f"{resigner.name} resigned game 1: you score {pile}.") in heard, heard
+    assert _resignations(other) == _resignations(resigner) == [Resignation(1, _seat(resigner), whole)]
+    last = resigner.ok("play", reply) if whole else None
+    for player in (resigner, other):
+        (match,) = json.loads(player.ok("games", "--json", "--all").stdout)["matches"]
+        assert match["score"] == ([0, pile] if player is resigner else [pile, 0]), match  # yours first: the pile scored
+        assert (match["next"] == "over") is whole, match
+    if whole:
+        assert last is not None and "Nothing more to send" in last.stdout, last
+    else:
+        assert resigner.show(answer(resigner, reply))["game"] == 2  # the audit of game 1 passes; game 2 is dealt
+
+
 def test_a_resignation_crossing_the_opponents_turn_takes_its_place(tmp_path: Path) -> None:
     mover, waiting, chain = _started(tmp_path, 5)
     crossing = answer(mover, chain[-1])  # mover plays and sends his turn ...
