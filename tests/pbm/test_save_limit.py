@@ -137,6 +137,44 @@ def test_the_largest_file_an_honest_client_can_write_is_written_and_read(people:
     assert len(saves.pack_history(save.history)) > 9 * turns
 
 
+def largest_resignation(alice: Identity, bob: Identity, turns: int, sides: bool) -> SaveFile:
+    """The largest resignation: made on the other player's turn after a game of `turns` turns (docs/save-format.md, *Resigning*).
+
+    It carries the signed turn of the resigner's own file before it (`after`: in a game of many turns that file holds a turn
+    and no deal step, which rides only with a game's first turn, and no keys, which come only at its end), the next game's
+    deal step 1 and the resigner's keys of the game; it has no turn of its own.
+    """
+    base = largest_save(alice, bob, turns, sides)
+    rng = random.Random(-turns)
+    before = largest_message(rng, turns)
+    before.pop("deal")
+    before.pop("secrets")
+    earlier = dataclasses.replace(base, seq=base.seq - 2, protocol={**base.protocol, "message": before})
+    after = {**saves.turn_payload(earlier), "signature": _text(rng, 64)}
+    message = {
+        "v": 5,
+        "match": _text(rng, 16),
+        "seq": base.seq,
+        "from": 1,
+        "resign": {"game": 1, "match": False, "after": after},
+        "deal": {"game": 2, "step": 1, "deck": _shuffle(rng, DECK)},
+        "secrets": {"game": 1, "keys": _points(rng, turns // 2 + 2)},
+    }
+    return saves.sign(dataclasses.replace(base, protocol={**base.protocol, "message": message}), bob)
+
+
+@pytest.mark.parametrize(("turns", "sides"), [(600, True), (4_000, False)])
+def test_the_largest_resignation_is_written_and_read_too(people: tuple[Identity, ...], turns: int, sides: bool) -> None:
+    """A resignation on the other player's turn carries their file's turn before its own deal step: it fits where a turn does."""
+    alice, bob, _ = people
+    save = largest_resignation(alice, bob, turns, sides)
+    data = saves.to_toml(save)
+    assert len(data) > 4 * 32 * 1024 and len(data) < saves.MAX_BYTES * 0.95, len(data)
+    back = saves.parse(data)
+    assert back == save and back.protocol["message"]["resign"]["after"]["message"]["turn"]["turn"] == turns
+    saves.verify(back, bob.public_text)
+
+
 def test_a_save_over_the_limit_is_still_refused(people: tuple[Identity, ...]) -> None:
     alice, bob, _ = people
     save = largest_save(alice, bob, 600, True)
