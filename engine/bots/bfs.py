@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections import deque
 
 from engine._frozen import frozen_value
+from engine.bots.search import _play as _put
+from engine.bots.search import _targets, legal
 from engine.cards import KING
-from engine.game import check_move
-from engine.moves import DISCARDS, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE_PLAYS, IllegalMoveError, Move
+from engine.moves import DISCARDS, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE_PLAYS, Move
 from engine.state import PlayerView
 
 MAX_NODES = 5000
@@ -38,25 +39,6 @@ class _Node:
     center: Ranks
     moves: tuple[Move, ...]
     kings: int
-
-
-def _targets(rank: int, center: Ranks, king_starts: bool) -> list[int]:
-    """The center stacks a card of `rank` fits on, one per distinct length (equal lengths are alike)."""
-    if rank != KING:
-        return [t for t, n in enumerate(center) if n + 1 == rank][:1]
-    seen: set[int] = set()
-    out = []
-    for t, n in enumerate(center):
-        if n not in seen and (n or king_starts):
-            seen.add(n)
-            out.append(t)
-    return out
-
-
-def _put(center: Ranks, t: int, complete_at: int) -> Ranks:
-    """The center lengths after a card goes on stack `t` (a completed stack is empty again)."""
-    n = center[t] + 1
-    return center[:t] + ((0 if n >= complete_at else n),) + center[t + 1 :]
 
 
 def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
@@ -140,16 +122,8 @@ class BfsBot:
 
     def choose(self, view: PlayerView) -> Move:
         key = (view.turn, view.payoff_count, len(view.hand))
-        if not (self._plan and key == self._expect and _legal(view, self._plan[0])):
+        if not (self._plan and key == self._expect and legal(view, self._plan[0])):
             self._plan = bfs_plan(view, self.max_nodes)
         move = self._plan.pop(0)
         self._expect = (view.turn, view.payoff_count - (move.source == PAYOFF), len(view.hand) - (move.source == HAND))
         return move
-
-
-def _legal(view: PlayerView, move: Move) -> bool:
-    try:
-        check_move(view, move)
-    except IllegalMoveError:
-        return False
-    return True

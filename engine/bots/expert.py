@@ -14,10 +14,9 @@ from collections.abc import Callable, Sequence
 from engine._frozen import frozen_value
 from engine.bots.heuristics import BASE, Context, Weights, ending_value, line_value
 from engine.bots.sampling import determinize, rollout, unseen_cards
-from engine.bots.search import Line, Table, discard_moves, turn_lines
+from engine.bots.search import Line, Table, discard_moves, legal, turn_lines
 from engine.cards import Card
-from engine.game import check_move
-from engine.moves import HAND, PAYOFF, IllegalMoveError, Move
+from engine.moves import HAND, PAYOFF, Move
 from engine.state import PlayerView
 
 DEFAULT_THINK = 0.25  # wall-clock cap per plan, seconds; the sample budget normally stops the search well before
@@ -68,7 +67,7 @@ class ExpertBot:
     def choose(self, view: PlayerView) -> Move:
         self._note_turn(view)
         key = (view.turn, view.payoff_count, len(view.hand))
-        if not (self._plan and key == self._expect and _legal(view, self._plan[0])):
+        if not (self._plan and key == self._expect and legal(view, self._plan[0])):
             self._plan = self._make_plan(view)
         move = self._plan.pop(0)
         self._expect = (view.turn, view.payoff_count - (move.source == PAYOFF), len(view.hand) - (move.source == HAND))
@@ -153,11 +152,3 @@ class PeekingExpertBot(ExpertBot):
 
     def _own_pile(self) -> Sequence[Card] | None:
         return tuple(self._pile()) if self._pile is not None else None
-
-
-def _legal(view: PlayerView, move: Move) -> bool:
-    try:
-        check_move(view, move)
-    except IllegalMoveError:
-        return False
-    return True

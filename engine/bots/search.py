@@ -9,7 +9,8 @@ from collections.abc import Iterable
 
 from engine._frozen import frozen_value
 from engine.cards import KING
-from engine.moves import DISCARDS, END_MOVE, HAND_PLAYS, PAYOFF_PLAYS, SIDE_PLAYS, Move
+from engine.game import check_move
+from engine.moves import DISCARDS, END_MOVE, HAND_PLAYS, PAYOFF_PLAYS, SIDE_PLAYS, IllegalMoveError, Move
 from engine.state import PlayerView
 
 Ranks = tuple[int, ...]
@@ -174,3 +175,12 @@ def discard_moves(hand: Ranks, sides: int) -> list[Move]:
     if not hand:
         return [END_MOVE]
     return [move for rank in sorted(set(hand)) for move in DISCARDS[rank][:sides]]
+
+
+def legal(view: PlayerView, move: Move) -> bool:
+    """Whether the rules let the player of `view` make `move` now."""
+    try:
+        check_move(view, move)
+    except IllegalMoveError:
+        return False
+    return True
