@@ -97,18 +97,25 @@ def test_the_record_replays_through_the_engine_to_the_moves_table_and_result_of_
 def test_a_changed_record_does_not_replay(played: Played) -> None:
     data = _json(played.alice, played.match, "--game", "1")
     ruleset = Ruleset(**data["rules"])
-    stock = copy.deepcopy(data)
-    drawn = next(t for t in stock["turns"] if t["draw"])
-    drawn["draw"][0] = "Kc" if drawn["draw"][0] != "Kc" else "Kd"
+    dealt = copy.deepcopy(data)  # a third copy of a card in the deal (two decks hold two of each)
+    stock = dealt["deal"]["stock"]
+    stock[0] = next(c for c in dealt["deal"]["hands"][0] + dealt["deal"]["hands"][1] + stock if c != stock[0])
     with pytest.raises(ReplayError):
-        log_from_data(stock, ruleset)
+        log_from_data(dealt, ruleset)
+    drawing = copy.deepcopy(data)
+    drawn = next((t for t in drawing["turns"] if t["draw"]), None)  # a short game may end before anyone draws
+    if drawn is not None:
+        drawn["draw"][0] = "Kc" if drawn["draw"][0] != "Kc" else "Kd"
+        with pytest.raises(ReplayError):
+            log_from_data(drawing, ruleset)
     moves = copy.deepcopy(data)
     moves["turns"][0]["moves"] = "end"
     moves["turns"][0]["cards"] = [None]
     with pytest.raises(ReplayError):
         log_from_data(moves, ruleset)
     result = copy.deepcopy(data)
-    result["result"]["winner"] = 1 - result["result"]["winner"]
+    winner = result["result"]["winner"]
+    result["result"]["winner"] = 0 if winner is None else 1 - winner
     with pytest.raises(ReplayError, match="ends"):
         log_from_data(result, ruleset)
 
