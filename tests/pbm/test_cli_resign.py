@@ -219,3 +219,24 @@ def test_nothing_is_resigned_while_dealing_and_a_first_turn_resignation_deals_th
     assert "You resigned game 1" in said
     run = waiting.ok("play", resigned, "--auto", "--think", THINK)
     assert f"{mover.name} resigned game 1: you score 8." in run.stdout, run  # the whole pile of 8: not one card was played
+
+
+def test_a_resignation_carrying_a_changed_copy_of_the_file_it_follows_is_refused(tmp_path: Path) -> None:
+    """A modified resigner, on the other's turn, signs a resignation whose `after` is not the turn it sent (other moves):
+    it does not hash to the file the resignation names as its `prev`, and the other player refuses it before taking it in."""
+    import dataclasses
+
+    from pbm import saves
+
+    mover, waiting, _ = _started(tmp_path, 5)
+    resigned, _ = _resign(waiting)  # on mover's turn: it carries waiting's last turn as `after`
+    save = saves.read(resigned)
+    after = save.protocol["message"]["resign"]["after"]
+    moves = after["message"]["turn"]["moves"]
+    forged_after = {**after, "message": {**after["message"], "turn": {**after["message"]["turn"], "moves": moves + " 2-s1"}}}
+    message = {**save.protocol["message"], "resign": {**save.protocol["message"]["resign"], "after": forged_after}}
+    forged = dataclasses.replace(save, protocol={**save.protocol, "message": message}, signature="", turn_signature="")
+    bad = resigned.with_name("forged-resign.toml")
+    bad.write_bytes(saves.to_toml(saves.sign(forged, waiting.identity)))
+    assert_refused(mover.spite("play", bad, "--auto"), "does not carry the file it follows")
+    assert mover.spite("play", resigned, "--auto", "--think", THINK).exit_code == 0  # the refusal changed nothing

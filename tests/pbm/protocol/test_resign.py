@@ -121,3 +121,25 @@ def test_nothing_is_resigned_between_games_or_twice() -> None:
     with pytest.raises(ProtocolError, match="no game under way"):
         fresh[0].resign()
     assert before["seq"] + 1 == seats[cur].party.seq
+
+
+def test_a_resignation_whose_keys_do_not_open_the_game_is_refused_before_the_game_ends() -> None:
+    """A modified resigner sends a key of its own making (or drops one) in place of its real keys of the game: the audit of
+    the keys against the game's shuffles refuses it, and the receiver is left as it was."""
+    import random
+
+    from pbm.protocol.group import b64, random_scalar
+
+    seats, cur, _ = _playing(11, 4)
+    msg = roundtrip(seats[cur].resign().to_data())
+    other = seats[1 - cur]
+    keys = msg["secrets"]["keys"]
+    assert keys, "a game under way has keys of the resigner's to hand over"
+    forged = {**msg, "secrets": {**msg["secrets"], "keys": [b64(random_scalar(random.Random(5).randbytes)), *keys[1:]]}}
+    dropped = {**msg, "secrets": {**msg["secrets"], "keys": keys[:-1]}}
+    for bad in (forged, dropped):
+        with pytest.raises(ProtocolError):
+            other.receive(bad)
+        assert other.state.outcome is None  # type: ignore[union-attr]
+    other.receive(msg)  # the honest resignation is taken in after the refusals
+    assert other.state.outcome is not None and other.state.outcome.reason is Reason.RESIGNED  # type: ignore[union-attr]
