@@ -251,6 +251,8 @@ def normal(text: str) -> str:
 
 @frozen_value(slots=False)
 class _Part:
+    """One part of a turn code as pasted: its number of the total, its tag, and its lines of code."""
+
     number: int
     total: int
     tag: str

@@ -106,3 +106,15 @@ def test_frozen_value_runs_post_init_and_leaves_a_field_spec_to_dataclasses() ->
         items: list[int] = dataclasses.field(default_factory=list)
 
     assert Listed() == Listed([]) and Listed().items is not Listed().items
+
+
+@pytest.mark.parametrize("annotations", [{}, {"a": "int"}, {"a": "int", "b": "str"}])
+def test_a_value_of_no_field_or_one_hashes_compares_and_shows_as_the_stock_one(annotations: dict[str, str]) -> None:
+    stock = dataclasses.dataclass(frozen=True, slots=True)(type("W", (), {"__annotations__": dict(annotations), "__doc__": "W."}))
+    cheap = frozen_value(type("W", (), {"__annotations__": dict(annotations), "__doc__": "W."}))
+    args = list(range(len(annotations)))
+    assert hash(cheap(*args)) == hash(stock(*args)) and repr(cheap(*args)) == repr(stock(*args))
+    assert cheap(*args) == cheap(*args) and (cheap(*args) == stock(*args)) is False
+    if args:
+        assert cheap(*args) != cheap(*[a + 1 for a in args])
+    assert inspect.signature(cheap) == inspect.signature(stock)

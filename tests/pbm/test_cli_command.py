@@ -242,3 +242,15 @@ def test_every_command_is_listed_with_the_module_that_adds_it_and_a_command_impo
     env = {**os.environ, "SPITE_HOME": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert done.stdout.strip() == "['pbm.cli.show']", done
+
+
+def test_a_command_that_plays_keeps_the_collector_and_one_that_looks_runs_without_it(tmp_path: Path) -> None:
+    code = (
+        "import gc, sys; import pbm.launch; sys.argv = ['spite', *sys.argv[1:]]\n"
+        "try:\n    pbm.launch.main()\nexcept SystemExit:\n    pass\n"
+        "print(gc.isenabled(), 'pbm.cli.app' in sys.modules)"
+    )
+    env = {**os.environ, "SPITE_HOME": str(tmp_path)}
+    for argv, collecting in ((["version"], False), (["--ascii", "games"], False), (["play", "no-such-file"], True)):
+        done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=60)
+        assert done.stdout.split()[-2:] == [str(collecting), "True"], (argv, done)
