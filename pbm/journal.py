@@ -38,10 +38,10 @@ from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 from pbm.shown import cut
 
-SCHEMA_VERSION = 5  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
+SCHEMA_VERSION = 6  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
 # 4 `unwritten` (invitations recorded whose file is not known to be on disk yet); 5 `messages` (the protocol message of every
 # save received, the player's own being in `written`: so a game's record is made from the home alone, spite record),
-# `resignations` and `void` (_RESIGN_SCHEMA), `proofs` (_PROOFS_SCHEMA)
+# `resignations` and `void` (_RESIGN_SCHEMA), `proofs` (_PROOFS_SCHEMA); 6 `decks` (_DECKS_SCHEMA)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -118,10 +118,22 @@ CREATE TABLE IF NOT EXISTS proofs (
 CREATE INDEX IF NOT EXISTS proofs_by_match ON proofs(match);
 """
 _SCHEMA += _PROOFS_SCHEMA
+# schema 6: this player's first shuffle of each game's deck (pbm.protocol.dealsteps), by the digest of what it is made
+# from (the game's seed, key and card encodings), so that checking the second shuffle does not make it again (104
+# multiplications). Only a cache too: a lost row is made again, and a row of another seed has another digest.
+_DECKS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS decks (
+    digest BLOB PRIMARY KEY,
+    match TEXT NOT NULL,
+    points BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS decks_by_match ON decks(match);
+"""
+_SCHEMA += _DECKS_SCHEMA
 _SAVE_COLUMNS = "match, seq, game, turn, hash, prev, signer, score0, score1, path, seen_at"
 _TABLES = frozenset(
     {"matches", "saves", "seats", "written", "unwritten", "messages", "addresses", "mailed", "received", "mailboxes"}
-    | {"resignations", "void", "proofs"}
+    | {"resignations", "void", "proofs", "decks"}
 )
 _LIVE = "hash NOT IN (SELECT hash FROM void)"  # a save that no resignation made void
 _HOME_TROUBLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR")
@@ -492,32 +504,40 @@ class Journal:
         durable: bool = True,
         checked: Check | None = None,
         proven: Iterable[tuple[bytes, bytes]] = (),
+        decks: Iterable[tuple[bytes, bytes, bytes]] = (),
     ) -> Check:
         """Check `save` (as :meth:`check`, same errors) and remember it, pinning the keys of a new match.
 
         Recording the latest save again only updates where its file lies. `durable=False` skips
         the disk sync, for a save merely looked at: losing that record in a crash loses nothing.
         `checked` is what :meth:`check` made of `save` earlier: it stands if the match's latest save is still the one it saw.
-        `proven` are proofs of shuffle checked on the way (:meth:`remember_proofs`), remembered in the same transaction.
+        `proven` are proofs of shuffle checked on the way and `decks` first shuffles made (:meth:`remember_proofs`),
+        remembered in the same transaction.
         """
         with self._writing(durable):
             result = self._record(save, path, checked)
-            self._remember(proven)
+            self._remember(proven, decks)
             return result
 
     def proven(self, match: str) -> list[bytes]:
         """The digests of the proofs of shuffle of `match` this player checked (pbm.protocol.shuffle.remember)."""
         return [bytes(row[0]) for row in self._db.execute("SELECT digest FROM proofs WHERE match = ?", (match,))]
 
-    def remember_proofs(self, proven: Iterable[tuple[bytes, bytes]]) -> None:
-        """Remember (match id, digest) of proofs of shuffle that checked out here, without a disk sync (only a cache)."""
-        pairs = list(proven)
-        if pairs:
-            with self._writing(durable=False):
-                self._remember(pairs)
+    def decks(self, match: str) -> list[tuple[bytes, bytes]]:
+        """The (digest, points) of this player's first shuffles of `match`'s decks (pbm.protocol.dealsteps.remember_decks)."""
+        return [(bytes(d), bytes(p)) for d, p in self._db.execute("SELECT digest, points FROM decks WHERE match = ?", (match,))]
 
-    def _remember(self, proven: Iterable[tuple[bytes, bytes]]) -> None:
+    def remember_proofs(self, proven: Iterable[tuple[bytes, bytes]], decks: Iterable[tuple[bytes, bytes, bytes]] = ()) -> None:
+        """Remember (match id, digest) of proofs of shuffle that checked out here, and (match id, digest, points) of first
+        shuffles made here, without a disk sync (only a cache)."""
+        pairs, made = list(proven), list(decks)
+        if pairs or made:
+            with self._writing(durable=False):
+                self._remember(pairs, made)
+
+    def _remember(self, proven: Iterable[tuple[bytes, bytes]], decks: Iterable[tuple[bytes, bytes, bytes]] = ()) -> None:
         self._db.executemany("INSERT OR IGNORE INTO proofs VALUES (?, ?)", ((digest, match.hex()) for match, digest in proven))
+        self._db.executemany("INSERT OR IGNORE INTO decks VALUES (?, ?, ?)", ((d, match.hex(), p) for match, d, p in decks))
 
     def record_own(self, save: SaveFile, data: bytes, path: Path, seat: str, unwritten: bool = False) -> Check:
         """Record a save this player is about to write, with the bytes it is written as and their side after it.

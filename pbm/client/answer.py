@@ -32,6 +32,7 @@ from pbm.errors import BusyError, SpiteError, TooLargeError, WriteError
 from pbm.home import fault_point, match_lock, read_head, remove_stale, write_new
 from pbm.identity import Identity
 from pbm.journal import Journal
+from pbm.protocol import dealsteps
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -94,6 +95,7 @@ def _written(opened: Opened, message: dict[str, Any], played: list[Any], out: Pa
         journal.record(save, opened.file)
     # the answer is recorded before it is on disk: from here on, this is the answer, and a retry writes these bytes again
     journal.record_own(signed, data, path, _kept_text(side, signed.secrets[me], signed.history))
+    journal.remember_proofs((), dealsteps.newly_made_decks())  # a next game's first shuffle, made for this answer
     fault_point("answer-recorded")
     return signed, _put(journal, signed, data, path, "your answer is recorded: run the same command again to write it")
 
@@ -283,6 +285,7 @@ def new_match(
             raise
         fault_point("invitation-written")
         journal.moved(signed.hash, path)  # on disk: from here on the match stands, whatever becomes of the file
+        journal.remember_proofs((), dealsteps.newly_made_decks())  # its first shuffle, to check the second against
     return signed, path
 
 

@@ -34,7 +34,7 @@ from pbm.errors import (
 )
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status
-from pbm.protocol import shuffle
+from pbm.protocol import dealsteps, shuffle
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -239,16 +239,17 @@ def record_received(opened: Opened, durable: bool = True) -> Opened:
         opened = dataclasses.replace(opened, check=journal.check(opened.save))
     same = opened.source is not None and opened.source.hash == opened.save.hash
     proven = shuffle.newly_proven()  # remembered with the record; were it refused, they are lost, and only checked again
-    journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None, proven=proven)
+    decks = dealsteps.newly_made_decks()
+    journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None, proven=proven, decks=decks)
     return dataclasses.replace(opened, recorded=True)
 
 
 def _remember_proofs(journal: Journal) -> None:
     """Remember in `journal` the proofs of shuffle checked out since, if it can be written: it is only a cache."""
-    proven = shuffle.newly_proven()
-    if proven and journal.writable:
+    proven, decks = shuffle.newly_proven(), dealsteps.newly_made_decks()
+    if (proven or decks) and journal.writable:
         with contextlib.suppress(HomeError):  # a home that cannot be written checks them again next time, no more
-            journal.remember_proofs(proven)
+            journal.remember_proofs(proven, decks)
 
 
 def _first_contacts(opened: Opened) -> tuple[FirstContact, ...]:
@@ -356,6 +357,7 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
     _check_labels_before(save, kept, me)
     seat = kept.seat
     shuffle.remember(journal.proven(save.match))  # the proofs this player checked before: only their journal can say so
+    dealsteps.remember_decks(journal.decks(save.match))  # and the first shuffles they made
     seat.party.looking = looking
     moves = seat.receive(message)  # the protocol reads it into its own typed message, leaving the save's as it is
     if save.partial:  # what the file of this turn would state, as this player computes it

@@ -7,7 +7,10 @@ before it applies any secret to its points.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
+
+import nacl.bindings as _na
 
 from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.protocol import group, proofs, shuffle
@@ -35,6 +38,32 @@ def strip_slots(first: int, second: int) -> tuple[str, str]:
         f"the pay-off pile and hand of player {first + 1} and the pay-off top of player {second + 1}",
         f"the pay-off tops and the pay-off pile and hand of player {second + 1}",
     )
+
+
+# --- the memory of my first shuffles: made once (104 multiplications), then read back from the player's own journal ---
+
+FIRST_DECK_TAG = b"spite/first-deck/v1"
+_FIRST_DECKS: dict[bytes, list[Point]] = {}  # my first shuffle of a game, by the digest of its seed and encodings
+_NEW_DECKS: list[tuple[bytes, bytes, bytes]] = []  # (match, digest, points) made in this process, not yet in a journal
+
+
+def _deck_digest(seed: bytes, k: bytes, encodings: list[Point]) -> bytes:
+    """What a first shuffle is a function of, hashed: the seed (its order), the key and every card encoding."""
+    return _na.crypto_hash_sha512(b"".join([FIRST_DECK_TAG, seed, k, *encodings]))
+
+
+def remember_decks(rows: Iterable[tuple[bytes, bytes]]) -> None:
+    """Take these (digest, points) as my first shuffles: only the player's own journal may give them (never a file)."""
+    for digest, points in rows:
+        if len(points) % group.SIZE == 0:
+            _FIRST_DECKS[digest] = [points[i : i + group.SIZE] for i in range(0, len(points), group.SIZE)]
+
+
+def newly_made_decks() -> list[tuple[bytes, bytes, bytes]]:
+    """The (match, digest, points) of each first shuffle made in this process since the last call, for the journal."""
+    taken = list(_NEW_DECKS)
+    _NEW_DECKS.clear()
+    return taken
 
 
 class DealSteps:
@@ -102,13 +131,20 @@ class DealSteps:
     def _first_deck(self, number: int) -> tuple[list[Point], list[int]]:
         """My first shuffle of game `number` and its permutation, which the game's seed determines.
 
-        So the deck need not be kept (nor carried in files) until the second shuffle of it comes back to be checked.
+        So the deck need not be carried in files until the second shuffle of it comes back to be checked: it is made
+        again, or read back from the player's own journal (:func:`remember_decks`), which keeps it from when it was made.
         """
         p = self.p
         k = p.keys[number][0]
         encodings = group.encodings(p.match, number, p.ruleset.deck_size)
         perm = shuffled(seed_stream(p.seeds[number], b"spite/first-shuffle/v1"), list(range(len(encodings))))
-        return [group.mul(k, encodings[j]) for j in perm], perm
+        digest = _deck_digest(p.seeds[number], k, encodings)
+        deck = _FIRST_DECKS.get(digest)
+        if deck is None or len(deck) != len(encodings):
+            deck = group.layer(k, [encodings[j] for j in perm])
+            _FIRST_DECKS[digest] = deck
+            _NEW_DECKS.append((p.match, digest, b"".join(deck)))
+        return list(deck), perm
 
     def _on_deal1(self, deal: Deal1, seq: int) -> None:
         """Step 2 (the second shuffler): check the first shuffle, shuffle again under my layer, strip it from the first's cards."""

@@ -120,20 +120,8 @@ def _add(p: Point, q: Point) -> Point:
     return _na.crypto_core_ed25519_add(p, q)
 
 
-def _sum(points: Sequence[Point]) -> Point:
-    total = IDENTITY
-    for p in points:
-        total = _na.crypto_core_ed25519_add(total, p)
-    return total
-
-
-def _msm(scalars: Sequence[Scalar], points: Sequence[Point]) -> Point:
-    """Σ s_i·P_i."""
-    total = IDENTITY
-    for s, p in zip(scalars, points, strict=True):
-        if s != _ZERO and p != IDENTITY:
-            total = _na.crypto_core_ed25519_add(total, _na.crypto_scalarmult_ed25519_noclamp(s, p))
-    return total
+_sum = group.total
+_msm = group.msm  # Σ s_i·P_i, in two threads on a long list
 
 
 def _neg(s: Scalar) -> Scalar:
@@ -200,7 +188,7 @@ def _challenge(statement: bytes, chain: Sequence[Point], ts: Sequence[Point]) ->
 def shuffle(ctx: ShuffleContext, k: Scalar, base: Point, key: Point, inputs: Sequence[Point], rng: Rng) -> tuple[list[Point], ShuffleProof]:
     """Re-key every input by `k` and permute them uniformly: the outputs and their proof (`key` = k·`base`)."""
     perm = shuffled(rng, list(range(len(inputs))))
-    outputs = [group.mul(k, inputs[j]) for j in perm]
+    outputs = group.each(lambda i: group.mul(k, inputs[perm[i]]), len(perm))
     return outputs, prove(ctx, k, base, key, inputs, outputs, perm, rng)
 
 
@@ -245,7 +233,8 @@ def prove(
         weights[j] = group.sadd(weights[j], group.smul(k, w_perm[i]))
     t4 = _msm(weights, inputs)
     t5 = _mul(w4, base)
-    t_hat = [_add(_base(w_hat[i]), _mul(w_perm[i], ([h, *chain])[i])) for i in range(n)]
+    links = [h, *chain]
+    t_hat = group.each(lambda i: _add(_base(w_hat[i]), _mul(w_perm[i], links[i])), n)
     e = _challenge(statement, chain, [t1, t2, t3, t4, t5, *t_hat])
     # v_i = ∏_{j>i} u'_j, so that ĉ_N = (Σ r̂_i·v_i)·G + (∏ u'_i)·H
     v = [_ONE] * n
@@ -342,5 +331,5 @@ def _check(statement: bytes, proof: ShuffleProof, base: Point, key: Point, input
     previous = [h, *chain]
     # every ĉ_i times the non-zero e: libsodium refuses one outside the prime-order subgroup
     s_hat, s_perm = proof.chain_responses, proof.perm_responses
-    t_hat = [_add(_add(_base(s_hat[i]), _mul(s_perm[i], previous[i])), group.mul(e, chain[i])) for i in range(n)]
+    t_hat = group.each(lambda i: _add(_add(_base(s_hat[i]), _mul(s_perm[i], previous[i])), group.mul(e, chain[i])), n)
     return _challenge(statement, chain, [t1, t2, t3, t4, t5, *t_hat]) == e

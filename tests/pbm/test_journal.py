@@ -306,7 +306,7 @@ def test_a_version_4_journal_gains_the_resignation_tables_and_keeps_its_saves(tm
         assert j.resignations(MATCH) == [] and not j.is_void(first.hash)
         assert [m.conceded for m in j.matches()] == [None]
     db = sqlite3.connect(tmp_path / "journal.sqlite")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 6
     db.close()
 
 

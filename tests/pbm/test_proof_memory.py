@@ -90,3 +90,31 @@ def test_a_journal_opened_read_only_checks_the_proof_and_remembers_nothing(deal:
             opened = look(decode(path.read_bytes(), path), alice.identity, journal)
         assert any(isinstance(note, NotRecorded) for note in opened.notes)
     assert checks == [1, 1] and _remembered(alice) == 0
+
+
+def test_the_first_shuffle_is_made_once_when_inviting_and_read_back_from_the_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbm.protocol import dealsteps
+
+    monkeypatch.setattr(dealsteps, "_FIRST_DECKS", {})
+    monkeypatch.setattr(dealsteps, "_NEW_DECKS", [])
+    made: list[int] = []
+    real = group.layer
+    monkeypatch.setattr(group, "layer", lambda k, cards: made.append(len(cards)) or real(k, cards))
+    with scratch(tmp_path) as root:
+        alice, bob, invitation = invite(root)
+        assert made == [104]  # Alice's first shuffle, made for her invitation
+        with sqlite3.connect(alice.home / "journal.sqlite") as db:
+            assert db.execute("SELECT COUNT(*), length(points) FROM decks").fetchone() == (1, 104 * 32)
+        path = answer(bob, invitation)
+        dealsteps._FIRST_DECKS.clear()  # a new process: only Alice's journal knows her first shuffle
+        made.clear()
+        alice.ok("show", path)  # the second shuffle is checked against the first, read back, not made again
+        assert 104 not in made
+        with sqlite3.connect(alice.home / "journal.sqlite") as db:
+            db.execute("DELETE FROM decks")  # only a cache: without it the first shuffle is made again, and all is well
+        dealsteps._FIRST_DECKS.clear()
+        _forget_process()
+        alice.ok("verify", path)
+        assert 104 in made
