@@ -152,7 +152,7 @@ def chain_chance(length: int, rank: int, complete_at: int, tops: list[int], unse
             chance *= 1.0 - (1.0 - fit) ** draws
         else:
             return 0.0
-        need = need + 1 if need + 1 < complete_at else 1
+        need = need + 1 if need < complete_at else 1  # a Queen completes the stack; an Ace starts the next
     return chance
 
 

@@ -14,7 +14,7 @@ from engine.bots import BOT_NAMES, make_bot
 from engine.bots.expert import ExpertBot
 from engine.bots.greedy import GreedyBot
 from engine.bots.sampling import determinize, unseen_cards
-from engine.bots.search import Table, turn_lines
+from engine.bots.search import Table, chain_chance, rank_counts, turn_lines
 from engine.cards import Card
 from engine.dealer import LocalDealer
 from engine.game import apply, legal_moves, new_game
@@ -113,6 +113,14 @@ def test_discards_build_side_stacks_downward() -> None:
     s = state(me, center=(run(1, 4), run(1, 4), run(1, 5)))
     for level in ("normal", "expert"):
         assert str(make_bot(level).choose(s.view(0))) == "7-s1"
+
+
+def test_a_chain_of_plays_runs_through_the_queen_to_the_ace() -> None:
+    # a stack at the Ten needs a Jack and a Queen, which completes it, before an Ace starts it again
+    tops, none = rank_counts([11, 12]), rank_counts([])
+    assert chain_chance(10, 1, 12, tops, none, 0, none) == 1.0
+    assert chain_chance(10, 1, 12, rank_counts([11, 1]), none, 0, none) == 0.0
+    assert chain_chance(10, 2, 12, tops, none, 0, rank_counts([1])) == 1.0
 
 
 def _decisions(levels: tuple[str, str], games: int, think: float, max_moves: int = 400) -> list[tuple[PlayerView, Move]]:
