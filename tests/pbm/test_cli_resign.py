@@ -180,6 +180,20 @@ def test_two_different_resignations_after_the_same_file_are_a_fork(tmp_path: Pat
     assert_refused(mover.spite("play", first), "already played")  # and the first one, answered, is not answered again
 
 
+def test_a_resignation_aimed_at_an_older_file_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """A client with an old journal (or one that rewinds it) resigns after a file its own later turn has answered already:
+    the other player, who has seen that later turn, refuses it as older than what they have, and plays on from there."""
+    mover, waiting, chain = _started(tmp_path, 3)
+    old = Player(waiting.name, tmp_path / "old-home")
+    shutil.copytree(waiting.home, old.home)  # waiting's journal as it was after writing chain[-1]
+    later = answer(waiting, answer(mover, chain[-1]))
+    mover.ok("show", later)  # mover has seen waiting's later turn: the match is past the file the old journal knows
+    stale, _ = _resign(old)
+    assert_refused(mover.spite("play", stale, "--auto"), "older than the latest you have")
+    assert _resignations(mover) == []
+    assert mover.spite("play", later, "--auto", "--think", THINK).exit_code == 0  # the refusal changed nothing
+
+
 def test_resigning_after_a_turn_that_came_as_a_code_takes_the_code(tmp_path: Path) -> None:
     mover, waiting, chain = _started(tmp_path, 5)
     their_turn = answer(mover, chain[-1])

@@ -143,3 +143,35 @@ def test_a_resignation_whose_keys_do_not_open_the_game_is_refused_before_the_gam
         assert other.state.outcome is None  # type: ignore[union-attr]
     other.receive(msg)  # the honest resignation is taken in after the refusals
     assert other.state.outcome is not None and other.state.outcome.reason is Reason.RESIGNED  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("on_own_turn", [True, False])
+def test_a_resignation_carrying_a_false_first_deal_step_of_the_next_game_is_refused_and_changes_nothing(on_own_turn: bool) -> None:
+    """A modified resigner who starts the next game puts a doctored step 1 of its deal in the resignation (a point
+    repeated in its shuffle, or a point off the group): the receiver refuses the whole message, game and deal alike, and
+    takes the honest resignation afterwards."""
+    import copy
+
+    from pbm.errors import PointError
+    from pbm.protocol import group
+
+    seats, cur, _ = _playing(13, 3)
+    resigner = 1  # player 1 starts game 2, so its resignation of game 1 carries game 2's deal step 1
+    if (cur == resigner) != on_own_turn:
+        seats, cur, _ = _playing(13, 4)
+    assert seats[resigner].my_turn is on_own_turn
+    msg = roundtrip(seats[resigner].resign().to_data())
+    assert msg["deal"]["step"] == 1 and msg["deal"]["game"] == 2
+    other = seats[1 - resigner]
+    seq, state = other.party.seq, other.state
+    repeated, off_group = copy.deepcopy(msg), copy.deepcopy(msg)
+    repeated["deal"]["deck"]["points"][5] = repeated["deal"]["deck"]["points"][6]
+    off_group["deal"]["deck"]["points"][7] = group.b64(bytes([1]) + bytes(31))
+    with pytest.raises(ProtocolError, match="the same point twice"):
+        other.receive(repeated)
+    with pytest.raises(PointError, match=r"the deck: the points \[8\]"):
+        other.receive(off_group)
+    assert other.party.seq == seq and other.state is state and other.state.outcome is None  # type: ignore[union-attr]
+    other.receive(msg)
+    assert other.state.outcome is not None and other.state.outcome.reason is Reason.RESIGNED  # type: ignore[union-attr]
+    assert play_on(seats, 1 - resigner) == 2  # the honest step 1 is answered and game 2 is dealt
