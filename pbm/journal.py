@@ -569,6 +569,7 @@ class Journal:
                 "written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
                 "saves WHERE match = ?",
                 "proofs WHERE match = ?",
+                "decks WHERE match = ?",
             ):
                 self._db.execute(f"DELETE FROM {table}", (save.match,))
             self._db.execute("DELETE FROM seats WHERE match = ?", (save.match,))

@@ -326,3 +326,17 @@ def test_a_version_4_journal_gains_the_proofs_table_and_remembers_checked_proofs
         j.remember_proofs([(match, b"d" * 64), (match, b"d" * 64), (bytes(16), b"e" * 64)])
     with Journal.open(tmp_path, write=False) as j:
         assert j.proven(MATCH) == [b"d" * 64] and j.proven(bytes(16).hex()) == [b"e" * 64]
+
+
+def test_an_invitation_forgotten_leaves_nothing_of_its_match_behind(tmp_path: Path, people: tuple[Identity, ...]) -> None:
+    """An unsent invitation forgotten takes its proofs and first shuffles with it; another match's rows stay."""
+    first = save_after(None, people[0], people)
+    match, other = bytes.fromhex(MATCH), bytes(16)
+    with Journal.open(tmp_path) as j:
+        j.record_own(first, b"the bytes", tmp_path / "a.toml", "side", unwritten=True)
+        j.remember_proofs([(match, b"d" * 64), (other, b"e" * 64)], [(match, b"f" * 32, b"points"), (other, b"g" * 32, b"more")])
+        assert j.decks(MATCH) == [(b"f" * 32, b"points")] and j.proven(MATCH) == [b"d" * 64]
+        j.forget(first)
+        assert not j.knows(MATCH) and j.unwritten() == [] and j.latest(MATCH) is None
+        assert j.decks(MATCH) == [] and j.proven(MATCH) == []
+        assert j.decks(other.hex()) == [(b"g" * 32, b"more")] and j.proven(other.hex()) == [b"e" * 64]
