@@ -7,7 +7,7 @@ game, turn and card slot, and every point, so a proof is good for one slot of on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import nacl.bindings as _na
 
@@ -127,8 +127,15 @@ def prove_batch(ctx: Context, k: Scalar, key: Point, cards: Sequence[Point], lay
 
 
 def verify_batch(ctx: Context, proof: bytes, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> None:
-    """Raise ProofError naming `ctx` unless `proof` shows layered_i = k·cards_i for every i, for `key` = k·G."""
+    """Raise ProofError naming `ctx` unless `proof` shows layered_i = k·cards_i for every i, for `key` = k·G.
+
+    A batch that checked out in this process, or that the player's journal remembers checking (:func:`remember`), is
+    not checked again: it is known by the digest of everything the check reads (:func:`_checked_digest`).
+    """
     weights = batch_weights(ctx, key, cards, layered)
+    digest = _checked_digest(ctx, proof, key, cards, layered)
+    if digest in _PROVEN:
+        return
     try:
         a, b = _weighted(weights, cards), _weighted(weights, layered)
         if a == group.IDENTITY or b == group.IDENTITY:
@@ -136,6 +143,32 @@ def verify_batch(ctx: Context, proof: bytes, key: Point, cards: Sequence[Point],
         verify(_batch_context(ctx, len(cards)), proof, key, a, b)
     except (ProofError, PointError) as e:
         raise ProofError(f"{ctx.describe()}: the batch does not prove out") from e
+    _PROVEN.add(digest)
+    _NEWLY.append((ctx.match, digest))
+
+
+CHECKED_TAG = b"spite/checked-batch/v1"
+_PROVEN: set[bytes] = set()  # digests of the batch proofs that checked out, with everything they were checked against
+_NEWLY: list[tuple[bytes, bytes]] = []  # (match, digest) of those checked in this process and not yet taken to a journal
+
+
+def _checked_digest(ctx: Context, proof: bytes, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> bytes:
+    """SHA-512 of the whole context, the key, every point of both lists (checked points, 32 bytes each) and the proof."""
+    head = [CHECKED_TAG, ctx.match, ctx.game.to_bytes(4, "big"), ctx.turn.to_bytes(4, "big"), _field(ctx.slot.encode("utf-8"))]
+    head += [ctx.version.to_bytes(2, "big"), key, len(cards).to_bytes(4, "big")]
+    return _na.crypto_hash_sha512(b"".join([*head, *cards, *layered, proof]))
+
+
+def remember(digests: Iterable[bytes]) -> None:
+    """Take as checked the batch proofs of these digests: only the player's own journal may say so (never a file)."""
+    _PROVEN.update(digests)
+
+
+def newly_proven() -> list[tuple[bytes, bytes]]:
+    """The (match, digest) of each batch proof checked out in this process since the last call."""
+    taken = list(_NEWLY)
+    _NEWLY.clear()
+    return taken
 
 
 def strip_batch(ctx: Context, k: Scalar, key: Point, layered: Sequence[Point], rng: Rng) -> tuple[list[Point], bytes]:

@@ -295,13 +295,17 @@ _NEWLY: list[tuple[bytes, bytes]] = []  # (match, digest) of those checked in th
 
 
 def remember(digests: Iterable[bytes]) -> None:
-    """Take as checked the proofs of these digests: only the player's own journal may say so (never a file)."""
+    """Take as checked the proofs of these digests, of shuffles and of strip batches (pbm.protocol.proofs): only the
+    player's own journal may say so (never a file). The digests of the two kinds are domain-separated."""
+    digests = list(digests)
     _PROVEN.update(digests)
+    proofs.remember(digests)
 
 
 def newly_proven() -> list[tuple[bytes, bytes]]:
-    """The (match, digest) of each proof checked out in this process since the last call, for the journal to remember."""
-    taken = list(_NEWLY)
+    """The (match, digest) of each proof of shuffle or strip batch checked out in this process since the last call, for
+    the journal to remember."""
+    taken = [*_NEWLY, *proofs.newly_proven()]
     _NEWLY.clear()
     return taken
 

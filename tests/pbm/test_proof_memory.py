@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,8 +14,9 @@ from hostile import resign_doc
 
 from pbm import saves
 from pbm.client.receive import NotRecorded, decode, look
+from pbm.errors import ProofError
 from pbm.journal import Journal
-from pbm.protocol import group, shuffle
+from pbm.protocol import group, proofs, shuffle
 
 
 @pytest.fixture
@@ -30,6 +32,8 @@ def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Each full check of a proof of shuffle from here on; the memory of this process starts empty, as a new spite's does."""
     monkeypatch.setattr(shuffle, "_PROVEN", set())
     monkeypatch.setattr(shuffle, "_NEWLY", [])
+    monkeypatch.setattr(proofs, "_PROVEN", set())
+    monkeypatch.setattr(proofs, "_NEWLY", [])
     made: list[int] = []
     real = shuffle._check
     monkeypatch.setattr(shuffle, "_check", lambda *a: made.append(1) or real(*a))
@@ -46,16 +50,49 @@ def _forget_process() -> None:
     """What a new spite process knows of checked proofs: nothing but its journal."""
     shuffle._PROVEN.clear()
     shuffle._NEWLY.clear()
+    proofs._PROVEN.clear()
+    proofs._NEWLY.clear()
 
 
 def test_a_second_look_takes_the_proof_of_shuffle_from_the_journal(deal: tuple[Player, Player, Path], checks: list[int]) -> None:
     alice, _, path = deal
     alice.ok("show", path)
-    assert checks == [1] and _remembered(alice) == 1
+    assert checks == [1] and _remembered(alice) == 2  # the proof of shuffle, and the batch proof of the strips with it
     _forget_process()
     alice.ok("verify", path)  # a new process: the journal says the proof was checked
     alice.ok("show", path)
     assert checks == [1]
+
+
+def test_a_second_look_takes_the_strips_batch_proof_from_the_journal_and_a_changed_batch_is_checked_again(
+    deal: tuple[Player, Player, Path], checks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batch proof of the strips a deal step carries is remembered as a proof of shuffle is: by the digest of all it
+    was checked against, so that the same proof over one other point is checked anew (and refused)."""
+    alice, _, path = deal
+    batches: list[int] = []
+    real = proofs._weighted
+    monkeypatch.setattr(proofs, "_weighted", lambda *a: batches.append(1) or real(*a))
+    alice.ok("show", path)
+    assert len(batches) == 2  # Σu·cards and Σu·layered of the one batch the file carries
+    _forget_process()
+    alice.ok("show", path)
+    assert len(batches) == 2, "the second look checked the remembered batch again"
+    doc = saves.read(path).protocol["message"]["deal"]
+    ctx = proofs.Context(bytes(16), 1, 0, "the strips", 5)
+    cards = [group.base(group.hash_scalar(bytes([i]))) for i in range(3)]
+    k = group.hash_scalar(b"k")
+    layered = [group.mul(k, c) for c in cards]
+    proof = proofs.prove_batch(ctx, k, group.base(k), cards, layered, random.Random(1).randbytes)
+    before = len(batches)
+    proofs.verify_batch(ctx, proof, group.base(k), cards, layered)
+    assert len(batches) == before + 2 and "strip_proof" in doc
+    proofs.verify_batch(ctx, proof, group.base(k), cards, layered)  # remembered in this process
+    assert len(batches) == before + 2
+    other = [*layered[:2], group.mul(k, layered[2])]
+    with pytest.raises(ProofError, match="does not prove out"):
+        proofs.verify_batch(ctx, proof, group.base(k), cards, other)  # the same proof over one other point: checked anew
+    assert len(batches) == before + 4
 
 
 def test_a_changed_point_under_a_remembered_proof_is_checked_again_and_refused(
@@ -64,7 +101,7 @@ def test_a_changed_point_under_a_remembered_proof_is_checked_again_and_refused(
     alice, bob, path = deal
     original = saves.read(path)
     alice.ok("show", path)
-    assert _remembered(alice) == 1
+    assert _remembered(alice) == 2
     with sqlite3.connect(alice.home / "journal.sqlite") as db:  # the journal as before the look, but for the proof it remembers
         db.execute("DELETE FROM saves WHERE hash = ?", (original.hash,))
 
