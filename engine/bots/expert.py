@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable, Sequence
 
 from engine._frozen import frozen_value
+from engine.bots import Bot
+from engine.bots.bfs import BfsBot
 from engine.bots.heuristics import BASE, Context, Weights, ending_value, line_value
 from engine.bots.sampling import determinize, rollout, unseen_cards
 from engine.bots.search import Line, Table, discard_moves, legal, turn_lines
@@ -35,6 +37,9 @@ class Level:
     weights: Weights = BASE
     static: float = 0.5  # how much the static value counts beside the sampled one (in pay-off cards per point)
     fear: float = 2.0  # an opponent's pay-off card in a rollout counts this many of ours
+    # who plays our own next turn in a rollout (a new one each rollout): a search for the pay-off card, which finds the
+    # lines with Kings that greedy play misses (76.9% -> 78.7% against bfs over 3,000 games, at about twice the time)
+    follow: Callable[[], Bot] = BfsBot
 
 
 LEVELS: dict[str, Level] = {
@@ -105,7 +110,8 @@ class ExpertBot:
         return [*line.moves, end]
 
     def _sample(self, view: PlayerView, endings: list[Ending]) -> int:
-        """Index of the ending with the best mean over sampled deals and greedy replies, plus a share of its static value.
+        """Index of the ending with the best mean over sampled deals, greedy replies and our searched next turn, plus a share
+        of its static value.
 
         Every ending meets the same deals (common random numbers); sampling stops early at the think-time cap.
         """
@@ -118,7 +124,7 @@ class ExpertBot:
             seed = self._rng.getrandbits(32)
             for i, (_, line, end) in enumerate(endings):
                 state, dealer = determinize(view, unseen, random.Random(seed), self._old_pools, own_pile)
-                totals[i] += rollout(state, dealer, [*line.moves, end], view.player, self.level.fear)
+                totals[i] += rollout(state, dealer, [*line.moves, end], view.player, self.level.fear, follow=self.level.follow())
             runs += 1
             if time.perf_counter() > deadline:
                 break

@@ -97,8 +97,10 @@ def play_turn(state: GameState, dealer: LocalDealer, policy: Bot = GREEDY, max_m
     return state
 
 
-def rollout(state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int, fear: float = 2.0, reply: Bot = GREEDY) -> float:
-    """Play `moves` (the rest of our turn), the opponent's `reply` turn and a greedy turn of ours.
+def rollout(
+    state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int, fear: float = 2.0, reply: Bot = GREEDY, follow: Bot = GREEDY
+) -> float:
+    """Play `moves` (the rest of our turn), the opponent's `reply` turn and a turn of ours played by `follow`.
 
     The score is our pay-off cards played less `fear` times the opponent's; a win or loss counts far more.
     """
@@ -111,7 +113,7 @@ def rollout(state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: in
         return -30.0 if state.outcome.winner == opp else 0.0
     theirs = before - state.players[opp].payoff_count
     before = state.players[me].payoff_count
-    state = play_turn(state, dealer)
+    state = play_turn(state, dealer, follow)
     if state.outcome is not None and state.outcome.winner == me:
         return 10.0 - fear * theirs
     ours = before - state.players[me].payoff_count
