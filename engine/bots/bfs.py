@@ -1,5 +1,7 @@
 """A breadth-first-search bot of the kind open-source Skip-Bo games ship: a yardstick for the expert, not a level.
 
+The expert's rollouts also let it play the expert's own next turn (engine.bots.expert.Level.follow).
+
 Each plan is a breadth-first search over the sequences of plays to the center from the hand, the pay-off top and the
 side-stack tops, seen from the bot's PlayerView only. The plan is, in this order:
 
