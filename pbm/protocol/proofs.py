@@ -153,10 +153,11 @@ _NEWLY: list[tuple[bytes, bytes]] = []  # (match, digest) of those checked in th
 
 
 def _checked_digest(ctx: Context, proof: bytes, key: Point, cards: Sequence[Point], layered: Sequence[Point]) -> bytes:
-    """SHA-512 of the whole context, the key, every point of both lists (checked points, 32 bytes each) and the proof."""
+    """SHA-512 of the whole context, the key, every point of both lists (checked points, 32 bytes each) and the proof,
+    each list and the proof framed by its length, so that no two statements share one input."""
     head = [CHECKED_TAG, ctx.match, ctx.game.to_bytes(4, "big"), ctx.turn.to_bytes(4, "big"), _field(ctx.slot.encode("utf-8"))]
-    head += [ctx.version.to_bytes(2, "big"), key, len(cards).to_bytes(4, "big")]
-    return _na.crypto_hash_sha512(b"".join([*head, *cards, *layered, proof]))
+    head += [ctx.version.to_bytes(2, "big"), key, len(cards).to_bytes(4, "big"), len(layered).to_bytes(4, "big")]
+    return _na.crypto_hash_sha512(b"".join([*head, *cards, *layered, _field(proof)]))
 
 
 def remember(digests: Iterable[bytes]) -> None:

@@ -119,6 +119,30 @@ def test_a_changed_point_under_a_remembered_proof_is_checked_again_and_refused(
     assert checks == [1, 1]
 
 
+def test_a_changed_strip_under_a_remembered_batch_proof_is_checked_again_and_refused(
+    deal: tuple[Player, Player, Path], checks: list[int]
+) -> None:
+    """A modified Bob sends his deal step again with one strip changed and the batch proof Alice's journal remembers:
+    the shuffle's proof is taken from the journal, but the batch is checked anew and refused before any key is used."""
+    alice, bob, path = deal
+    original = saves.read(path)
+    alice.ok("show", path)
+    with sqlite3.connect(alice.home / "journal.sqlite") as db:  # the journal as before the look, but for the proofs it remembers
+        db.execute("DELETE FROM saves WHERE hash = ?", (original.hash,))
+
+    def one_strip(doc: dict[str, Any]) -> None:
+        strips = doc["protocol"]["message"]["deal"]["strips"]
+        strips[0] = group.b64(group.base(group.hash_scalar(b"another strip")))
+
+    changed = path.with_name("changed-strip.toml")
+    changed.write_bytes(resign_doc(path.read_bytes(), bob.identity, one_strip))
+    _forget_process()
+    assert_refused(alice.spite("show", changed), "does not prove out")
+    assert checks == [1]  # the proof of shuffle was remembered: the refusal is the batch's
+    _forget_process()
+    alice.ok("show", path)  # the file as Bob wrote it still opens
+
+
 def test_a_journal_opened_read_only_checks_the_proof_and_remembers_nothing(deal: tuple[Player, Player, Path], checks: list[int]) -> None:
     alice, _, path = deal
     for _ in range(2):  # as show and verify look when the home cannot be written
