@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine._frozen import frozen_value
 from engine.bots.search import _play as _put
 from engine.bots.search import _targets, legal
 from engine.cards import KING
@@ -32,68 +31,73 @@ MAX_NODES = 5000
 Ranks = tuple[int, ...]
 
 
-@frozen_value
-class _Node:
-    """A table reached by plays to the center: the mover's hand and side stacks as ranks, the center lengths."""
-
-    hand: Ranks
-    side: tuple[Ranks, ...]
-    center: Ranks
-    moves: tuple[Move, ...]
-    kings: int
+_Node = tuple[Ranks, tuple[Ranks, ...], Ranks, tuple[Move, ...], int]
+"""A table reached by plays to the center: the mover's hand and side stacks as ranks, the center lengths, the moves
+there and the Kings they spent."""
 
 
 def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
     """The bot's moves from `view`: up to its pay-off top's play if one is reachable, else the whole turn."""
     ks, done = view.ruleset.king_starts_center, view.ruleset.complete_at
     payoff = view.payoff_top.rank if view.payoff_top is not None else None
-    start = _Node(
-        tuple(sorted(card.rank for card in view.hand)),
-        tuple(tuple(card.rank for card in pile) for pile in view.side),
-        tuple(len(stack) for stack in view.center),
-        (),
-        0,
-    )
+    # a node is (hand, side, center, moves, kings): plain tuples, as the search makes thousands of them per plan
+    hand0: Ranks = tuple(sorted(card.rank for card in view.hand))
+    side0 = tuple(tuple(card.rank for card in pile) for pile in view.side)
+    center0: Ranks = tuple(len(stack) for stack in view.center)
+    start: _Node = (hand0, side0, center0, (), 0)
     queue = deque([start])
-    seen = {(start.hand, start.side, tuple(sorted(start.center)))}
+    seen = {(hand0, side0, tuple(sorted(center0)))}
     emptied: _Node | None = None
     most = start
     expanded = 0
     while queue and expanded < max_nodes:
         node = queue.popleft()
+        hand, side, center, moves, kings = node
         expanded += 1
         if payoff is not None:
-            targets = _targets(payoff, node.center, ks)
+            targets = _fits(payoff, center, ks)
             if targets:
-                return [*node.moves, PAYOFF_PLAYS[targets[0]]]  # breadth first: the first found is a shortest one
-        if emptied is None and not node.hand and view.hand:
+                return [*moves, PAYOFF_PLAYS[targets[0]]]  # breadth first: the first found is a shortest one
+        if emptied is None and not hand and view.hand:
             emptied = node
-        if node.kings == 0 and len(node.moves) > len(most.moves):
+        if kings == 0 and len(moves) > len(most[3]):
             most = node
-        children: list[_Node] = []
-        for i, pile in enumerate(node.side):
+        for i, pile in enumerate(side):
             if pile:
                 rank = pile[-1]
-                rest = node.side[:i] + (pile[:-1],) + node.side[i + 1 :]
-                k = node.kings + (rank == KING)
-                for t in _targets(rank, node.center, ks):
-                    children.append(_Node(node.hand, rest, _put(node.center, t, done), (*node.moves, SIDE_PLAYS[i][t]), k))
-        for rank in sorted(set(node.hand)):
-            j = node.hand.index(rank)
-            rest_hand = node.hand[:j] + node.hand[j + 1 :]
-            k = node.kings + (rank == KING)
-            for t in _targets(rank, node.center, ks):
-                children.append(_Node(rest_hand, node.side, _put(node.center, t, done), (*node.moves, HAND_PLAYS[rank][t]), k))
-        for child in children:
-            key = (child.hand, child.side, tuple(sorted(child.center)))
-            if key not in seen:
-                seen.add(key)
-                queue.append(child)
+                rest = side[:i] + (pile[:-1],) + side[i + 1 :]
+                k = kings + (rank == KING)
+                for t in _fits(rank, center, ks):
+                    after = _put(center, t, done)
+                    key = (hand, rest, tuple(sorted(after)))
+                    if key not in seen:
+                        seen.add(key)
+                        queue.append((hand, rest, after, (*moves, SIDE_PLAYS[i][t]), k))
+        last = 0
+        for j, rank in enumerate(hand):
+            if rank == last:
+                continue  # the hand is sorted: one child per distinct rank, from its first copy
+            last = rank
+            rest_hand = hand[:j] + hand[j + 1 :]
+            k = kings + (rank == KING)
+            for t in _fits(rank, center, ks):
+                after = _put(center, t, done)
+                key = (rest_hand, side, tuple(sorted(after)))
+                if key not in seen:
+                    seen.add(key)
+                    queue.append((rest_hand, side, after, (*moves, HAND_PLAYS[rank][t]), k))
     if emptied is not None:
-        return [*emptied.moves, END_MOVE]
-    if not most.hand:
-        return [*most.moves, END_MOVE]
-    return [*most.moves, _discard(most.hand, most.side)]
+        return [*emptied[3], END_MOVE]
+    if not most[0]:
+        return [*most[3], END_MOVE]
+    return [*most[3], _discard(most[0], most[1])]
+
+
+def _fits(rank: int, center: Ranks, king_starts: bool) -> list[int] | tuple[int, ...]:
+    """The center stacks `rank` may go on, as :func:`engine.bots.search._targets` gives them (the common case inline)."""
+    if rank != KING:
+        return (center.index(rank - 1),) if rank - 1 in center else ()
+    return _targets(rank, center, king_starts)
 
 
 def _discard(hand: Ranks, side: tuple[Ranks, ...]) -> Move:
