@@ -50,6 +50,19 @@ def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
     emptied: _Node | None = None
     most = start
     expanded = 0
+
+    def grow(
+        hand: Ranks, side: tuple[Ranks, ...], center: Ranks, moves: tuple[Move, ...], kings: int, rank: int, plays: tuple[Move, ...]
+    ) -> None:
+        """Queue each new table that playing a card of `rank` (`plays[t]` onto stack t) leaves, with `hand` and `side` left."""
+        k = kings + (rank == KING)
+        for t in _fits(rank, center, ks):
+            after = _put(center, t, done)
+            key = (hand, side, tuple(sorted(after)))
+            if key not in seen:
+                seen.add(key)
+                queue.append((hand, side, after, (*moves, plays[t]), k))
+
     while queue and expanded < max_nodes:
         node = queue.popleft()
         hand, side, center, moves, kings = node
@@ -66,26 +79,13 @@ def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
             if pile:
                 rank = pile[-1]
                 rest = side[:i] + (pile[:-1],) + side[i + 1 :]
-                k = kings + (rank == KING)
-                for t in _fits(rank, center, ks):
-                    after = _put(center, t, done)
-                    key = (hand, rest, tuple(sorted(after)))
-                    if key not in seen:
-                        seen.add(key)
-                        queue.append((hand, rest, after, (*moves, SIDE_PLAYS[i][t]), k))
+                grow(hand, rest, center, moves, kings, rank, SIDE_PLAYS[i])
         last = 0
         for j, rank in enumerate(hand):
             if rank == last:
                 continue  # the hand is sorted: one child per distinct rank, from its first copy
             last = rank
-            rest_hand = hand[:j] + hand[j + 1 :]
-            k = kings + (rank == KING)
-            for t in _fits(rank, center, ks):
-                after = _put(center, t, done)
-                key = (rest_hand, side, tuple(sorted(after)))
-                if key not in seen:
-                    seen.add(key)
-                    queue.append((rest_hand, side, after, (*moves, HAND_PLAYS[rank][t]), k))
+            grow(hand[:j] + hand[j + 1 :], side, center, moves, kings, rank, HAND_PLAYS[rank])
     if emptied is not None:
         return [*emptied[3], END_MOVE]
     if not most[0]:
