@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -27,11 +28,25 @@ UP, LEFT, HOME, END = "\x1b[A", "\x1b[D", "\x1b[H", "\x1b[F"
 CTRL_C, CTRL_D = "\x03", "\x04"
 
 
+def _ctrl_c_interrupts() -> None:
+    """In the child, before spite starts: Ctrl-C interrupts, as in a player's shell. A test run started in the background
+    by a shell without job control inherits SIGINT ignored, and spite would then never hear the Ctrl-C the test types."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(home: Path, *args: str) -> pexpect.spawn:
     """`spite practice ARGS` in an 80x24 terminal; all it shows is also kept in <home>/../screen.log (pytest shows it on failure)."""
     env = {**os.environ, "SPITE_HOME": str(home), "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "80", "LINES": "24", "INPUTRC": "/dev/null"}
     env.pop("SPITE_PASSPHRASE", None)
-    child = pexpect.spawn(sys.executable, ["-m", "pbm.cli", "practice", *args], env=env, encoding="utf-8", timeout=60, dimensions=(24, 80))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "pbm.cli", "practice", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(24, 80),
+        preexec_fn=_ctrl_c_interrupts,
+    )
     child.logfile_read = open(home.parent / "screen.log", "a", encoding="utf-8")  # noqa: SIM115 (closed with the child)
     return child
 
