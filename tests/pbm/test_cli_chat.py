@@ -17,7 +17,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from cli_helpers import THINK, Player, Run, answer, assert_refused, copied_match, files, invite, make_player, needs_pty, new_file, scratch
+from cli_helpers import THINK, Player, Run, assert_refused, calm_start, copied_match, files, make_player, needs_pty, new_file, scratch
 
 from engine.cards import RANK_TEXT, Card
 from pbm import saves
@@ -261,12 +261,11 @@ def test_a_whole_match_whose_files_travel_as_mail_bodies(mail_match: Played) -> 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Alice and Bob four files into a match by files; Alice has just written the last one, Bob has not seen it."""
+    """Alice and Bob four files into a match by files; Alice has just written the last one, Bob has not seen it, and his
+    answer will be an ordinary turn of game 1."""
     with scratch(tmp_path_factory.mktemp("codes")) as root:
-        alice, bob, path = invite(root)
+        calm_start(root, 4)
         make_player(root, "Carol")
-        for player in (bob, alice, bob, alice):
-            path = answer(player, path)
         yield root
 
 

@@ -71,27 +71,23 @@ def test_two_plays_started_together_write_one_answer_the_journals(mail: Mail, at
     the_match_goes_on(mail, reply)
 
 
-def test_a_play_waiting_at_the_prompt_holds_the_file_until_it_is_done(mail: Mail) -> None:
+def test_a_play_waiting_at_the_prompt_holds_the_file_until_it_is_done(mail: Mail, tmp_path: Path) -> None:
     before = files(mail.folder)
-    waiting = subprocess.Popen(
-        [*MODULE, "play", str(mail.latest)],
-        env=process_env(mail.bob.home),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    shown, said = tmp_path / "first.out", tmp_path / "first.err"
+    with shown.open("w") as out, said.open("w") as err:
+        waiting = subprocess.Popen(
+            [*MODULE, "play", str(mail.latest)], env=process_env(mail.bob.home), stdin=subprocess.PIPE, stdout=out, stderr=err, text=True
+        )
     try:
         deadline = time.monotonic() + 60
-        while not list((mail.bob.home / "locks").glob("*.lock")) and time.monotonic() < deadline:
+        while "your move>" not in shown.read_text() and time.monotonic() < deadline:  # it holds the lock while it asks
             time.sleep(0.05)
-        time.sleep(0.5)  # the first spite has the file open and waits for Bob's moves
         second = spite_process(mail.bob.home, "play", mail.latest, "--auto", "--think", THINK)
         one_line(second, "another spite is answering a file of match", "let it finish")
         assert new_file(before, mail.folder) is None
     finally:
-        out, err = waiting.communicate("q\n", timeout=60)
-    assert waiting.returncode == 0 and "Nothing written" in out, (out, err)
+        waiting.communicate("q\n", timeout=60)
+    assert waiting.returncode == 0 and "Nothing written" in shown.read_text(), (shown.read_text(), said.read_text())
     reply = answer(mail.bob, mail.latest)  # once the first one is done, the file is Bob's to answer
     the_match_goes_on(mail, reply)
 

@@ -561,7 +561,7 @@ def test_inbox_play_send_asks_for_the_password_once(pair: tuple[Mailer, Mailer])
 def test_a_resignation_that_crosses_a_turn_by_mail_is_taken_in_place_of_it(pair: tuple[Mailer, Mailer]) -> None:
     """Bob mails his turn while Alice, who has not fetched it, resigns and mails that: both inboxes sort it out."""
     alice, bob = pair
-    invitation = invite(alice, bob, payoff=8, target=30)
+    invitation = invite(alice, bob, payoff=20, target=30)  # piles of 20: game 1 goes on for these few turns
     reader, writer = bob, alice
     for _ in range(5):  # a few files into game 1, then it is Bob's turn with Alice's latest file
         file = waiting(reader.inbox())

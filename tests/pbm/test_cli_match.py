@@ -73,7 +73,7 @@ def short_match(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
 
 
 def test_every_file_verifies_for_the_receiver_and_for_its_writer(short_match: Played) -> None:
-    assert len(short_match.steps) >= 10
+    assert len(short_match.steps) >= 6  # two games won on their first turns: the invitation, a deal step, a turn, keys, twice
     for step in short_match.steps:
         writer_verify = next(r for r in step.runs[step.writer.name] if r.args[0] == "verify")
         reader_verify = next(r for r in step.runs[step.reader.name] if r.args[0] == "verify")

@@ -13,7 +13,19 @@ from typing import Any
 
 import pytest
 import tomli_w
-from cli_helpers import MODULE, Player, answer, assert_refused, copied_match, files, invite, make_player, new_file, scratch, spite_process
+from cli_helpers import (
+    MODULE,
+    Player,
+    answer,
+    assert_refused,
+    calm_start,
+    copied_match,
+    files,
+    make_player,
+    new_file,
+    scratch,
+    spite_process,
+)
 from hostile import resign_doc
 
 from engine.cards import RANK_TEXT, RANKS, Card
@@ -46,10 +58,8 @@ class Table:
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with scratch(tmp_path_factory.mktemp("refusals")) as root:
-        alice, bob, path = invite(root)
+        calm_start(root, 4)  # Bob joins, Alice plays turn 1, Bob turn 2, Alice turn 3; Bob's turn 4 will be ordinary
         make_player(root, "Carol")
-        for player in (bob, alice, bob, alice):  # Bob joins, Alice plays turn 1, Bob turn 2, Alice turn 3
-            path = answer(player, path)
         yield root
 
 

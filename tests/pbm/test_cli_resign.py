@@ -9,18 +9,30 @@ from pathlib import Path
 import pytest
 from cli_helpers import THINK, Player, answer, assert_refused, files, invite, make_player, new_file
 
+from pbm import saves
 from pbm.journal import Journal, Resignation
+from pbm.transport import code
 
 
 def _started(root: Path, turns: int) -> tuple[Player, Player, list[Path]]:
     """Alice and Bob `turns` files past the invitation: the one to move now (who reads the latest file), the other, the files."""
-    alice, bob, path = invite(root, payoff=8, target=30)
+    alice, bob, path = invite(root, payoff=20, target=30)  # piles of 20: game 1 goes on for the few turns played here
     chain = [path]
     writer, reader = alice, bob
     for _ in range(turns):
         chain.append(answer(reader, chain[-1]))
         writer, reader = reader, writer
     return reader, writer, chain
+
+
+def _code(player: Player, path: Path) -> bytes:
+    """The turn code of the file at `path` as `player` would paste it: what `spite code` prints, or, for a turn that merges
+    a completed center stack back into the stock (more parts than `spite code` gives), all its parts."""
+    run = player.spite("code", path)
+    if run.exit_code == 0:
+        return run.stdout.encode()
+    assert "send the file instead" in run.stderr, run
+    return "\n\n".join(code.encode(saves.read(path))).encode()
 
 
 def _resign(player: Player, *extra: str) -> tuple[Path, str]:
@@ -160,9 +172,8 @@ def test_a_resignation_on_the_opponents_turn_as_a_turn_code_is_taken_in(tmp_path
     if looked:
         mover.ok("show", chain[-1])  # the file the resignation follows is the latest one mover's journal has
     resigned, _ = _resign(waiting, "--match")  # no next deal in it (its proof of shuffle would need the file)
-    run = waiting.ok("code", resigned)
     out = tmp_path / "reply.toml"
-    played = mover.ok("play", "-", "--auto", "--think", THINK, "-o", out, input=run.stdout.encode())
+    played = mover.ok("play", "-", "--auto", "--think", THINK, "-o", out, input=_code(waiting, resigned))
     assert f"{waiting.name} resigned the match" in played.stdout and out.exists(), played
     waiting.ok("play", out)
     assert _resignations(mover) == _resignations(waiting) == [Resignation(1, _seat(waiting), True)]
@@ -197,7 +208,7 @@ def test_a_resignation_aimed_at_an_older_file_is_refused_and_changes_nothing(tmp
 def test_resigning_after_a_turn_that_came_as_a_code_takes_the_code(tmp_path: Path) -> None:
     mover, waiting, chain = _started(tmp_path, 5)
     their_turn = answer(mover, chain[-1])
-    pasted = mover.ok("code", their_turn).stdout.encode()
+    pasted = _code(mover, their_turn)
     their_turn.unlink()  # it went by chat: the file is not on waiting's machine
     waiting.ok("show", "-", input=pasted)  # looked at: it is the latest file of the match in waiting's journal now
     match = json.loads(waiting.ok("games", "--json").stdout)["matches"][0]["match"]
@@ -232,15 +243,13 @@ def test_nothing_is_resigned_while_dealing_and_a_first_turn_resignation_deals_th
     resigned, said = _resign(mover)
     assert "You resigned game 1" in said
     run = waiting.ok("play", resigned, "--auto", "--think", THINK)
-    assert f"{mover.name} resigned game 1: you score 8." in run.stdout, run  # the whole pile of 8: not one card was played
+    assert f"{mover.name} resigned game 1: you score 20." in run.stdout, run  # the whole pile of 20: not one card was played
 
 
 def test_a_resignation_carrying_a_changed_copy_of_the_file_it_follows_is_refused(tmp_path: Path) -> None:
     """A modified resigner, on the other's turn, signs a resignation whose `after` is not the turn it sent (other moves):
     it does not hash to the file the resignation names as its `prev`, and the other player refuses it before taking it in."""
     import dataclasses
-
-    from pbm import saves
 
     mover, waiting, _ = _started(tmp_path, 5)
     resigned, _ = _resign(waiting)  # on mover's turn: it carries waiting's last turn as `after`

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from cli_helpers import THINK, Player, answer, assert_refused, files, invite, new_file, scratch
+from cli_helpers import THINK, Player, answer, assert_refused, calm_start, files, invite, new_file, scratch
 
 from engine.moves import InvalidMoveError, parse_turn
 from pbm import saves
@@ -36,10 +36,8 @@ class Mid:
 @pytest.fixture(scope="module")
 def mid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mid]:
     with scratch(tmp_path_factory.mktemp("tamper")) as root:
-        alice, bob, path = invite(root)
+        alice, bob, path = calm_start(root, 4)  # game 1 going, its history three turns long
         folder = path.parent
-        for player in (bob, alice, bob, alice):
-            path = answer(player, path)
         data = path.read_bytes()
         path.unlink()  # only edited copies are offered to Bob
         yield Mid(alice, bob, folder, data, tomllib.loads(data.decode()))

@@ -93,7 +93,7 @@ def screen(child: pexpect.spawn) -> str:
 
 def test_the_prompt_edits_completes_recalls_takes_back_and_confirms(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    child = spawn(home, "--level", "easy", "--payoff", "5", "--target", "5")
+    child = spawn(home, "--level", "easy", "--payoff", "20", "--target", "5")  # piles of 20: the computer cannot win turn 2
     child.expect_exact("Your name, as your opponents will see it")  # asked once, on first use, instead of the login name
     child.sendline("Ann")
     child.expect_exact("New practice match against the computer")
