@@ -330,6 +330,15 @@ class Mail:
         return sorted(self.folder.glob(".spite-*.tmp"))
 
 
+def code_of(player: Player, path: Path) -> list[str] | None:
+    """The parts of the turn code `spite code` prints for `path`; None when it says to send the file instead."""
+    run = player.spite("code", path)
+    if run.exit_code == 1 and "send the file instead" in run.stderr:
+        return None
+    assert run.exit_code == 0, run
+    return run.stdout.strip().split("\n\n")
+
+
 def calm(writer: Player, path: Path) -> bool:
     """Whether the file at `path`, as its writer sees it, leaves game 1 going with no completed center stack set aside:
     the next turn is then an ordinary turn of game 1, which merges nothing into the stock (its turn code fits a chat)."""

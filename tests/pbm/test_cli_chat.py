@@ -17,7 +17,20 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from cli_helpers import THINK, Player, Run, assert_refused, calm_start, copied_match, files, make_player, needs_pty, new_file, scratch
+from cli_helpers import (
+    THINK,
+    Player,
+    Run,
+    assert_refused,
+    calm_start,
+    code_of,
+    copied_match,
+    files,
+    make_player,
+    needs_pty,
+    new_file,
+    scratch,
+)
 
 from engine.cards import RANK_TEXT, Card
 from pbm import saves
@@ -54,15 +67,6 @@ def chat_client(parts: list[str], sender: str, rng: random.Random) -> str:
     messages += ["Carol — Today at 21:05\nwho is winning?", "Dana — Today at 21:06\n\tno idea lol"]
     rng.shuffle(messages)
     return "\ufeff" + "\n\n".join(messages).replace("\n", "\r\n") + "\r\n"
-
-
-def code_of(player: Player, path: Path) -> list[str] | None:
-    """The parts of the turn code `spite code` prints for `path`; None when it says to send the file instead."""
-    run = player.spite("code", path)
-    if run.exit_code == 1 and "send the file instead" in run.stderr:
-        return None
-    assert run.exit_code == 0, run
-    return run.stdout.strip().split("\n\n")
 
 
 @dataclass
@@ -178,9 +182,9 @@ def test_a_whole_match_played_with_turn_codes_through_a_chat_client(chat_match: 
     assert sum(_ordinary(s.path) for s in sent) >= 2  # what _match plays for
     _ends_the_same_for_both(chat_match)
     parts = [len(re.findall(r"BEGIN\sSPITE", s.text)) for s in sent]  # \s: a non-breaking space too
-    # An ordinary turn is one message unless it shows many cards. A part holds 1,856 characters of code; a turn's code is
-    # about 390 of them, ~135 for each card shown or drawn and ~3 a move: 7 cards and 90 moves come to ~1,600. Over 1,560
-    # ordinary turns of 30 matches with piles of 5, 10 cards took at most 1,845 characters, all in one part; 11 can take two.
+    # An ordinary turn is one message unless it shows many cards. A message holds at most 2,000 characters (1,856 of code);
+    # an ordinary turn's is about 390, ~135 more for each card shown or drawn and ~3 a move: 7 cards and 90 moves come to
+    # ~1,600. Over 1,560 ordinary turns of 30 matches with piles of 5, 10 cards took at most 1,845; 11 can take two messages.
     for s, n in zip(sent, parts, strict=True):
         assert n == 1 or not _ordinary(s.path) or _cards_shown(s.path) > 7, s.path
     assert all(0 < n <= code.MAX_PARTS or len(code.encode(saves.read(s.path))) > code.MAX_PARTS for s, n in zip(sent, parts, strict=True))

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cli_helpers import THINK, Player, answer, assert_refused, files, invite, make_player, new_file
+from cli_helpers import THINK, Player, answer, assert_refused, code_of, files, invite, make_player, new_file
 
 from pbm import saves
 from pbm.journal import Journal, Resignation
@@ -28,11 +28,7 @@ def _started(root: Path, turns: int) -> tuple[Player, Player, list[Path]]:
 def _code(player: Player, path: Path) -> bytes:
     """The turn code of the file at `path` as `player` would paste it: what `spite code` prints, or, for a turn that merges
     a completed center stack back into the stock (more parts than `spite code` gives), all its parts."""
-    run = player.spite("code", path)
-    if run.exit_code == 0:
-        return run.stdout.encode()
-    assert "send the file instead" in run.stderr, run
-    return "\n\n".join(code.encode(saves.read(path))).encode()
+    return "\n\n".join(code_of(player, path) or code.encode(saves.read(path))).encode()
 
 
 def _resign(player: Player, *extra: str) -> tuple[Path, str]:

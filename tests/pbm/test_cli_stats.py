@@ -72,9 +72,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
         assert not _back_and_forth(ann, bob, going, files_at_most=4)  # Bob joins, the deal, a turn or two: unfinished
         # Bob looks at Ann's latest file without answering it. With pay-off piles of 2 a turn can win a game, and a
         # player's stats cannot count it before that player has read the file: now both journals hold every file.
-        match = saves.read(going).match
-        ours = [p for p in going.parent.iterdir() if p.suffix == ".toml" and saves.read(p).match == match]
-        bob.show(max(ours, key=lambda p: saves.read(p).seq))
+        last = _last_files(saves.read(going).match, going.parent)
+        bob.show(last[max(last)][1])
         computer = Player("Computer", ann.home / "practice")
         practice_done = _practice(ann, computer, finish=True)
         practice_going = _practice(ann, computer, finish=False)
