@@ -15,7 +15,7 @@ from engine._frozen import frozen_value
 from engine.bots import Bot
 from engine.bots.bfs import BfsBot
 from engine.bots.heuristics import BASE, Context, Weights, ending_value, line_value
-from engine.bots.sampling import determinize, rollout, unseen_cards
+from engine.bots.sampling import rollouts, unseen_cards
 from engine.bots.search import Line, Table, discard_moves, legal, turn_lines
 from engine.cards import Card
 from engine.moves import HAND, PAYOFF, Move
@@ -118,13 +118,14 @@ class ExpertBot:
         deadline = time.perf_counter() + self.think
         unseen = unseen_cards(view)
         own_pile = self._own_pile()
+        plans = [[*line.moves, end] for _, line, end in endings]
+        level = self.level
         totals = [0.0] * len(endings)
         runs = 0
-        for _ in range(self.level.samples):
-            seed = self._rng.getrandbits(32)
-            for i, (_, line, end) in enumerate(endings):
-                state, dealer = determinize(view, unseen, random.Random(seed), self._old_pools, own_pile)
-                totals[i] += rollout(state, dealer, [*line.moves, end], view.player, self.level.fear, follow=self.level.follow())
+        for _ in range(level.samples):
+            deal = random.Random(self._rng.getrandbits(32))
+            for i, score in enumerate(rollouts(view, unseen, deal, self._old_pools, plans, level.fear, level.follow, own_pile)):
+                totals[i] += score
             runs += 1
             if time.perf_counter() > deadline:
                 break

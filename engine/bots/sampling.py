@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.bots import Bot
 from engine.bots.greedy import GreedyBot
@@ -50,6 +50,14 @@ def determinize(
     given only to a bot that cheats (README, G5), is the mover's true face-down pay-off pile (top last): it is dealt
     as it is, and only the other unseen cards are shuffled.
     """
+    state, stock, facedown, seed = _deal(view, unseen, rng, old_pools, own_pile)
+    return state, LocalDealer.holding(stock, facedown, seed)
+
+
+def _deal(
+    view: PlayerView, unseen: Sequence[Card], rng: random.Random, old_pools: int, own_pile: Sequence[Card] | None
+) -> tuple[GameState, list[Card], tuple[list[Card], list[Card]], int]:
+    """What :func:`determinize` deals: the state, the stock, the face-down piles and the seed of the dealer's shuffles."""
     cards = list(unseen)
     if own_pile is not None:
         pile = Counter(own_pile)
@@ -72,8 +80,7 @@ def determinize(
     players[me] = PlayerState(view.hand, view.payoff_top, view.payoff_count, view.side)
     players[opp] = PlayerState(opp_hand, them.payoff_top, them.payoff_count, them.side)
     state = GameState(view.ruleset, (players[0], players[1]), view.center, len(stock), pools, view.to_move, view.turn, 0)
-    dealer = LocalDealer.holding(stock, (facedown[0], facedown[1]), rng.getrandbits(32))
-    return state, dealer
+    return state, stock, (facedown[0], facedown[1]), rng.getrandbits(32)
 
 
 def _take(counts: Counter[Card], card: Card) -> bool:
@@ -95,6 +102,27 @@ def play_turn(state: GameState, dealer: LocalDealer, policy: Bot = GREEDY, max_m
             break
         state = apply(state, policy.choose(state.view(player)), dealer)
     return state
+
+
+def rollouts(
+    view: PlayerView,
+    unseen: Sequence[Card],
+    rng: random.Random,
+    old_pools: int,
+    plans: Sequence[Sequence[Move]],
+    fear: float,
+    follow: Callable[[], Bot],
+    own_pile: Sequence[Card] | None = None,
+) -> list[float]:
+    """The :func:`rollout` score of each of `plans` (the rest of our turn) on one deal from `rng`, the same deal for all.
+
+    Every plan meets the same cards and the same shuffles (common random numbers), as if each were dealt by
+    :func:`determinize` from a generator in the same state; the deal is made once. `follow` makes a new player
+    of our next turn for each plan.
+    """
+    state, stock, facedown, seed = _deal(view, unseen, rng, old_pools, own_pile)
+    me = view.player
+    return [rollout(state, LocalDealer.holding(stock, facedown, seed), plan, me, fear, follow=follow()) for plan in plans]
 
 
 def rollout(
