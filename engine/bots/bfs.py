@@ -1,6 +1,7 @@
 """A breadth-first-search bot of the kind open-source Skip-Bo games ship: a yardstick for the expert, not a level.
 
-The expert's rollouts also let it play the expert's own next turn (engine.bots.expert.Level.follow).
+The expert's rollouts play the expert's own next turn by its search for the pay-off card (:func:`payoff_line`,
+through engine.bots.sampling.payoff_run).
 
 Each plan is a breadth-first search over the sequences of plays to the center from the hand, the pay-off top and the
 side-stack tops, seen from the bot's PlayerView only. The plan is, in this order:
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 
 from engine.bots.search import _play as _put
-from engine.bots.search import _targets, legal
+from engine.bots.search import _targets, distance, legal
 from engine.cards import KING
 from engine.moves import DISCARDS, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE_PLAYS, Move
 from engine.state import PlayerView
@@ -38,12 +39,69 @@ there and the Kings they spent."""
 
 def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
     """The bot's moves from `view`: up to its pay-off top's play if one is reachable, else the whole turn."""
-    ks, done = view.ruleset.king_starts_center, view.ruleset.complete_at
     payoff = view.payoff_top.rank if view.payoff_top is not None else None
+    hand: Ranks = tuple(sorted(card.rank for card in view.hand))
+    side = tuple(tuple(card.rank for card in pile) for pile in view.side)
+    center: Ranks = tuple(len(stack) for stack in view.center)
+    rules = view.ruleset
+    found, emptied, most = _search(hand, side, center, payoff, rules.king_starts_center, rules.complete_at, max_nodes, True)
+    if found is not None:
+        return list(found)
+    if emptied is not None:
+        return [*emptied[3], END_MOVE]
+    if not most[0]:
+        return [*most[3], END_MOVE]
+    return [*most[3], _discard(most[0], most[1])]
+
+
+def payoff_line(
+    hand: Ranks, side: tuple[Ranks, ...], center: Ranks, payoff: int, king_starts: bool, complete_at: int, max_nodes: int = MAX_NODES
+) -> tuple[Move, ...] | None:
+    """The line :func:`bfs_plan` plays to the pay-off top from this table (`hand` sorted), or None where it finds none.
+
+    A quick count of the cards at hand first leaves out the tables from which no order of plays can reach it.
+    """
+    if payoff != KING and not _may_reach(hand, side, center, payoff, complete_at):
+        return None
+    return _search(hand, side, center, payoff, king_starts, complete_at, max_nodes, False)[0]
+
+
+def _may_reach(hand: Ranks, side: tuple[Ranks, ...], center: Ranks, payoff: int, complete_at: int) -> bool:
+    """False only where no center stack can be brought to the card below `payoff`, every hand and side card playable."""
+    have = [0] * 14
+    for rank in hand:
+        have[rank] += 1
+    for pile in side:
+        for rank in pile:
+            have[rank] += 1
+    for length in set(center):
+        counts, wild, need = have[:], have[KING], length + 1
+        for _ in range(distance(length, payoff, complete_at)):
+            if counts[need]:
+                counts[need] -= 1
+            elif wild:
+                wild -= 1
+            else:
+                break
+            need = need + 1 if need < complete_at else 1  # a Queen completes the stack; an Ace starts the next
+        else:
+            return True
+    return False
+
+
+def _search(
+    hand0: Ranks,
+    side0: tuple[Ranks, ...],
+    center0: Ranks,
+    payoff: int | None,
+    ks: bool,
+    done: int,
+    max_nodes: int,
+    whole: bool,
+) -> tuple[tuple[Move, ...] | None, _Node | None, _Node]:
+    """The breadth-first search: the first line found that plays the pay-off top (a shortest one), and, if `whole`, the
+    first table that empties a non-empty hand and the table of the longest line that spends no King."""
     # a node is (hand, side, center, moves, kings): plain tuples, as the search makes thousands of them per plan
-    hand0: Ranks = tuple(sorted(card.rank for card in view.hand))
-    side0 = tuple(tuple(card.rank for card in pile) for pile in view.side)
-    center0: Ranks = tuple(len(stack) for stack in view.center)
     start: _Node = (hand0, side0, center0, (), 0)
     queue = deque([start])
     seen = {(hand0, side0, tuple(sorted(center0)))}
@@ -70,11 +128,12 @@ def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
         if payoff is not None:
             targets = _fits(payoff, center, ks)
             if targets:
-                return [*moves, PAYOFF_PLAYS[targets[0]]]  # breadth first: the first found is a shortest one
-        if emptied is None and not hand and view.hand:
-            emptied = node
-        if kings == 0 and len(moves) > len(most[3]):
-            most = node
+                return (*moves, PAYOFF_PLAYS[targets[0]]), emptied, most  # breadth first: the first found is a shortest one
+        if whole:
+            if emptied is None and not hand and hand0:
+                emptied = node
+            if kings == 0 and len(moves) > len(most[3]):
+                most = node
         for i, pile in enumerate(side):
             if pile:
                 rank = pile[-1]
@@ -86,11 +145,7 @@ def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
                 continue  # the hand is sorted: one child per distinct rank, from its first copy
             last = rank
             grow(hand[:j] + hand[j + 1 :], side, center, moves, kings, rank, HAND_PLAYS[rank])
-    if emptied is not None:
-        return [*emptied[3], END_MOVE]
-    if not most[0]:
-        return [*most[3], END_MOVE]
-    return [*most[3], _discard(most[0], most[1])]
+    return None, emptied, most
 
 
 def _fits(rank: int, center: Ranks, king_starts: bool) -> list[int] | tuple[int, ...]:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine.bots import Bot
+from engine.bots.bfs import payoff_line
 from engine.bots.greedy import GreedyBot
 from engine.cards import Card, full_deck
 from engine.dealer import LocalDealer
@@ -111,26 +112,24 @@ def rollouts(
     old_pools: int,
     plans: Sequence[Sequence[Move]],
     fear: float,
-    follow: Callable[[], Bot],
     own_pile: Sequence[Card] | None = None,
 ) -> list[float]:
     """The :func:`rollout` score of each of `plans` (the rest of our turn) on one deal from `rng`, the same deal for all.
 
     Every plan meets the same cards and the same shuffles (common random numbers), as if each were dealt by
-    :func:`determinize` from a generator in the same state; the deal is made once. `follow` makes a new player
-    of our next turn for each plan.
+    :func:`determinize` from a generator in the same state; the deal is made once.
     """
     state, stock, facedown, seed = _deal(view, unseen, rng, old_pools, own_pile)
     me = view.player
-    return [rollout(state, LocalDealer.holding(stock, facedown, seed), plan, me, fear, follow=follow()) for plan in plans]
+    return [rollout(state, LocalDealer.holding(stock, facedown, seed), plan, me, fear) for plan in plans]
 
 
-def rollout(
-    state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int, fear: float = 2.0, reply: Bot = GREEDY, follow: Bot = GREEDY
-) -> float:
-    """Play `moves` (the rest of our turn), the opponent's `reply` turn and a turn of ours played by `follow`.
+def rollout(state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int, fear: float = 2.0, reply: Bot = GREEDY) -> float:
+    """Play `moves` (the rest of our turn), the opponent's `reply` turn and our next turn's run of pay-off cards.
 
-    The score is our pay-off cards played less `fear` times the opponent's; a win or loss counts far more.
+    Our next turn goes as far as :func:`payoff_run` takes it: a search for each pay-off card finds the lines through
+    Kings that greedy play misses. The score is our pay-off cards played less `fear` times the opponent's; a win or
+    loss counts far more.
     """
     for move in moves:
         state = apply(state, move, dealer)
@@ -141,8 +140,27 @@ def rollout(
         return -30.0 if state.outcome.winner == opp else 0.0
     theirs = before - state.players[opp].payoff_count
     before = state.players[me].payoff_count
-    state = play_turn(state, dealer, follow)
+    state = payoff_run(state, dealer)
     if state.outcome is not None and state.outcome.winner == me:
         return 10.0 - fear * theirs
     ours = before - state.players[me].payoff_count
     return ours - fear * theirs
+
+
+def payoff_run(state: GameState, dealer: LocalDealer) -> GameState:
+    """The player to move plays the line the breadth-first search (``bfs``) finds to each pay-off top in turn, and stops
+    at the first it cannot reach: the state there, in mid-turn (what the rest of the turn would play is left out)."""
+    me, turn, rules = state.to_move, state.turn, state.ruleset
+    while state.outcome is None and state.turn == turn:
+        player = state.players[me]
+        if player.payoff_top is None:
+            break
+        hand = tuple(sorted(card.rank for card in player.hand))
+        side = tuple(tuple(card.rank for card in pile) for pile in player.side)
+        center = tuple(len(stack) for stack in state.center)
+        line = payoff_line(hand, side, center, player.payoff_top.rank, rules.king_starts_center, rules.complete_at)
+        if line is None:
+            break
+        for move in line:
+            state = apply(state, move, dealer)
+    return state
