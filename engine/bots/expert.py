@@ -40,10 +40,10 @@ class Level:
 LEVELS: dict[str, Level] = {
     # normal leaves out blocking so that each level is a clear step: about 72% of decided games against the level below
     "normal": Level("normal", candidates=1, samples=0, weights=Weights(danger=0.0)),
-    # expert keeps the cards it plays from side stacks (a negative from_side: they are spare builders, spent only when
-    # the line needs them), weighs the static value as much as the sampled one and samples twice the deals: 74.0% ->
-    # 78.8% of decided games against bfs for the static judgement alone, 78.7% -> 81.6% for expert over seeds 0-2
-    # (3 x 1,000 games), think median ~11 ms
+    # expert counts a card played from a side stack as a small cost, not a gain (a negative from_side: those cards are
+    # spare builders, kept for the lines that need them), weighs the static value as much as the sampled one and
+    # samples twice the deals: 74.0% -> 78.8% of decided games against bfs for the static judgement alone, 78.7% ->
+    # 81.6% for expert over seeds 0-2 (3 x 1,000 games, README), think median ~11 ms
     "expert": Level("expert", candidates=6, samples=32, static=1.0, weights=Weights(from_side=-0.15)),
 }
 
