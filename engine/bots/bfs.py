@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 
 from engine.bots.search import _play as _put
-from engine.bots.search import _targets, distance, legal
+from engine.bots.search import _targets, distance, legal, table_ranks
 from engine.cards import KING
 from engine.moves import DISCARDS, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE_PLAYS, Move
 from engine.state import PlayerView
@@ -40,9 +40,7 @@ there and the Kings they spent."""
 def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
     """The bot's moves from `view`: up to its pay-off top's play if one is reachable, else the whole turn."""
     payoff = view.payoff_top.rank if view.payoff_top is not None else None
-    hand: Ranks = tuple(sorted(card.rank for card in view.hand))
-    side = tuple(tuple(card.rank for card in pile) for pile in view.side)
-    center: Ranks = tuple(len(stack) for stack in view.center)
+    hand, side, center = table_ranks(view.hand, view.side, view.center)
     rules = view.ruleset
     found, emptied, most = _search(hand, side, center, payoff, rules.king_starts_center, rules.complete_at, max_nodes, True)
     if found is not None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from engine.bots import Bot
 from engine.bots.bfs import payoff_line
 from engine.bots.greedy import GreedyBot
+from engine.bots.search import table_ranks
 from engine.cards import Card, full_deck
 from engine.dealer import LocalDealer
 from engine.game import apply
@@ -155,9 +156,7 @@ def payoff_run(state: GameState, dealer: LocalDealer) -> GameState:
         player = state.players[me]
         if player.payoff_top is None:
             break
-        hand = tuple(sorted(card.rank for card in player.hand))
-        side = tuple(tuple(card.rank for card in pile) for pile in player.side)
-        center = tuple(len(stack) for stack in state.center)
+        hand, side, center = table_ranks(player.hand, player.side, state.center)
         line = payoff_line(hand, side, center, player.payoff_top.rank, rules.king_starts_center, rules.complete_at)
         if line is None:
             break

@@ -5,10 +5,10 @@ Cards are reduced to ranks; a center stack is its length (0 empty … 11, comple
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine._frozen import frozen_value
-from engine.cards import KING
+from engine.cards import KING, Card
 from engine.game import check_move
 from engine.moves import DISCARDS, END_MOVE, HAND_PLAYS, PAYOFF_PLAYS, SIDE_PLAYS, IllegalMoveError, Move
 from engine.state import PlayerView
@@ -30,9 +30,20 @@ class Line:
     payoff: bool
 
 
+def table_ranks(
+    hand: Iterable[Card], side: Iterable[Iterable[Card]], center: Iterable[Sequence[Card]]
+) -> tuple[Ranks, tuple[Ranks, ...], Ranks]:
+    """The searches' table: the hand's ranks sorted, each side stack's ranks (bottom first) and the center's lengths."""
+    return (
+        tuple(sorted(card.rank for card in hand)),
+        tuple(tuple(card.rank for card in pile) for pile in side),
+        tuple(len(stack) for stack in center),
+    )
+
+
 @frozen_value
 class Table:
-    """The mover's cards as ranks, the center lengths and the opponent's pay-off top, taken from a view."""
+    """The mover's cards as ranks, the center lengths and the mover's pay-off top, taken from a view."""
 
     hand: Ranks
     side: tuple[Ranks, ...]
@@ -43,11 +54,12 @@ class Table:
 
     @classmethod
     def of(cls, view: PlayerView) -> Table:
+        hand, side, center = table_ranks(view.hand, view.side, view.center)
         return cls(
-            hand=tuple(sorted(card.rank for card in view.hand)),
-            side=tuple(tuple(card.rank for card in pile) for pile in view.side),
+            hand=hand,
+            side=side,
             payoff=view.payoff_top.rank if view.payoff_top is not None else None,
-            center=tuple(len(stack) for stack in view.center),
+            center=center,
             king_starts=view.ruleset.king_starts_center,
             complete_at=view.ruleset.complete_at,
         )

@@ -7,6 +7,7 @@ import pytest
 from engine.bots import make_bot
 from engine.bots.bfs import BfsBot, bfs_plan, payoff_line
 from engine.bots.expert import PeekingExpertBot
+from engine.bots.search import table_ranks
 from engine.dealer import LocalDealer
 from engine.game import apply, legal_moves, new_game
 from engine.play import play_game
@@ -79,9 +80,7 @@ def test_the_rollouts_search_for_the_payoff_card_finds_the_line_bfs_plays_and_no
             view = s.view(s.to_move)
             if view.payoff_top is not None:
                 plan = bfs_plan(view)
-                hand = tuple(sorted(c.rank for c in view.hand))
-                side = tuple(tuple(c.rank for c in pile) for pile in view.side)
-                center = tuple(map(len, view.center))
+                hand, side, center = table_ranks(view.hand, view.side, view.center)
                 rules = view.ruleset
                 line = payoff_line(hand, side, center, view.payoff_top.rank, rules.king_starts_center, rules.complete_at)
                 if plan[-1].source == "p":
