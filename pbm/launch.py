@@ -9,8 +9,14 @@ import gc
 
 
 def main() -> None:
-    """Console entry point (`spite`): pbm.cli imported with the collector off, then its main()."""
+    """Console entry point (`spite`): the player's language chosen (typer reads every help text at import), pbm.cli imported
+    with the collector off, then its main()."""
     gc.disable()
+    import sys
+
+    from pbm import i18n
+
+    i18n.setup(sys.argv[1:])
     from pbm.cli import main as run
 
     run()

@@ -1,5 +1,5 @@
 """`python -m pbm.cli`: the spite command, as the console script runs it."""
 
-from pbm.cli import main
+from pbm.launch import main
 
 main()

@@ -19,8 +19,10 @@ from typer.core import TyperCommand, TyperGroup
 from engine.cards import CardNotationError
 from engine.moves import IllegalMoveError, InvalidMoveError
 from pbm import render
+from pbm.cli.clicktext import localize_core, localize_help, localize_params, usage_message, usage_prefix
 from pbm.errors import IdentityError, PassphraseError, SpiteError
 from pbm.home import HOME_ENV, JOURNAL_FILE
+from pbm.i18n import LANG_ENV, LANGUAGES, _, current, error_text, ngettext
 from pbm.identity import Identity, exposure, load_or_create, needs_passphrase, player_path, rename
 from pbm.shown import LINE, cut, plain
 
@@ -47,6 +49,28 @@ except ImportError:  # an older typer, on click
 
 
 GLOBAL_FLAGS = ("--debug", "--ascii")
+GLOBAL_OPTIONS = ("--lang",)  # global options that take a value: anywhere on the line, as the flags
+
+
+def _globals_first(args: list[str]) -> tuple[list[str], list[str]]:
+    """The global flags and options (with their values) on a command line before any ``--``, and the rest in order."""
+    end = args.index("--") if "--" in args else len(args)
+    found: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < end:
+        word = args[i]
+        if word in GLOBAL_FLAGS or any(word.startswith(option + "=") for option in GLOBAL_OPTIONS):
+            found.append(word)
+        elif word in GLOBAL_OPTIONS:  # with its value (none when it ends the line: parse_args says so)
+            found += args[i : min(i + 2, end)]
+            i += 1
+        else:
+            rest.append(word)
+        i += 1
+    return found, rest + args[end:]
+
+
 LOOKING = frozenset(("show", "verify", "code", "games", "record", "stats", "version", "help"))  # commands that only look
 
 
@@ -55,21 +79,34 @@ class _Spite(TyperGroup):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         end = args.index("--") if "--" in args else len(args)
-        flags = [a for a in args[:end] if a in GLOBAL_FLAGS]
-        rest = [a for a in args[:end] if a not in GLOBAL_FLAGS] + args[end:]
-        return super().parse_args(ctx, flags + rest)
+        if end and args[end - 1] in GLOBAL_OPTIONS:
+            raise UsageError(_("Option {option} requires an argument.").format(option=f"'{args[end - 1]}'"), ctx)
+        found, rest = _globals_first(args)
+        return super().parse_args(ctx, found + rest)
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return localize_params(super().get_params(ctx))
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix=usage_prefix())
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        localize_help()
+        super().format_help(ctx, formatter)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *rest: Any, **extra: Any) -> Any:
         standalone = extra.pop("standalone_mode", True)
+        localize_core()
         try:
             # callers name standalone_mode (typer does), so *rest never reaches its place: mypy cannot know that
             code = super().main(args, prog_name or "spite", *rest, standalone_mode=False, **extra)  # type: ignore[misc]
         except UsageError as e:
             where = e.ctx.command_path if e.ctx is not None else "spite"
-            session.err.print(f"spite: {e.format_message()} (see '{where} --help')", markup=False, highlight=False, soft_wrap=True)
+            said = _("{error} (see '{command} --help')").format(error=usage_message(e), command=where)
+            session.err.print(f"spite: {said}", markup=False, highlight=False, soft_wrap=True)
             code = e.exit_code
         except typer.Abort:
-            session.err.print("spite: interrupted, nothing written")
+            session.err.print("spite: " + _("interrupted, nothing written"))
             code = 130
         if not standalone:
             return code
@@ -81,6 +118,16 @@ class _Command(TyperCommand):
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return localize_params(super().get_params(ctx))
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix=usage_prefix())
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        localize_help()
+        super().format_help(ctx, formatter)
 
 
 GROUPS = ("start", "play", "show", "record", "stats", "practice", "mail")  # the modules of commands, in the order spite --help lists them
@@ -156,7 +203,7 @@ class _Lazy(typer.Typer):
 
 def choose(argv: Sequence[str]) -> None:
     """Import only the module of the command `argv` names (after the global flags), if it names one; else, later, all."""
-    words = [a for a in argv if a not in GLOBAL_FLAGS]
+    words = _globals_first(list(argv))[1]
     if words and words[0] in COMMANDS:
         _chosen.append(COMMANDS[words[0]])
 
@@ -164,8 +211,8 @@ def choose(argv: Sequence[str]) -> None:
 app = _Lazy(
     name="spite",
     cls=_Spite,
-    help="Spite & Malice by email or chat: every turn is a signed file that you send to your opponent.",
-    epilog="Start with: spite practice (against the computer), or spite new --opponent Bob (by email or chat).",
+    help=_("Spite & Malice by email or chat: every turn is a signed file that you send to your opponent."),
+    epilog=_("Start with: spite practice (against the computer), or spite new --opponent Bob (by email or chat)."),
     context_settings={"help_option_names": ["-h", "--help"]},
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -185,18 +232,31 @@ def _version(value: bool) -> None:
         try:
             number = version("spite")
         except PackageNotFoundError:
-            number = "unknown (not installed)"
+            number = _("unknown (not installed)")
         session.out.print(f"spite {number}")
         raise typer.Exit(0)
 
 
 @app.callback()
 def _main(
-    debug: Annotated[bool, typer.Option("--debug", help="Show a full traceback when something goes wrong.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help=_("Show a full traceback when something goes wrong."))] = False,
     ascii_: Annotated[
-        bool, typer.Option("--ascii", help="Draw cards with ASCII and suit letters (s h d c), for terminals that draw ♠♥♦♣ badly.")
+        bool, typer.Option("--ascii", help=_("Draw cards with ASCII and suit letters (s h d c), for terminals that draw ♠♥♦♣ badly."))
     ] = False,
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print spite's version and exit.")] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="CODE",
+            show_default=False,
+            help=_("The language spite speaks: {languages}. Default: SPITE_LANG, then your system's.").format(
+                languages=", ".join(LANGUAGES)
+            ),
+        ),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help=_("Print spite's version and exit."))
+    ] = False,
 ) -> None:
     """Spite & Malice by email or chat."""
     session.debug, session.ascii = debug, ascii_
@@ -214,10 +274,10 @@ def _handled(func: F) -> F:
         except (SpiteError, InvalidMoveError, IllegalMoveError, CardNotationError, OSError) as e:
             if session.debug:
                 raise
-            session.err.print(f"spite: {cut(plain(str(e)), LINE)}", soft_wrap=True)  # one line, however long or strange what it echoes
+            session.err.print(f"spite: {cut(plain(error_text(e)), LINE)}", soft_wrap=True)  # one line, however long or strange
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
-            session.err.print("\nspite: interrupted, nothing written")
+            session.err.print("\nspite: " + _("interrupted, nothing written"))
             raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
@@ -249,8 +309,10 @@ def _identity(home: Path, name: str | None = None, new_key: bool = False, look: 
     if look and not path.exists() and not path.is_symlink() and not (home / JOURNAL_FILE).exists():  # else: its own words
         where = f"{home} (SPITE_HOME)" if os.environ.get(HOME_ENV) else str(home)
         raise IdentityError(
-            f"there is no spite key in {where}, so nothing of yours to show: is that your spite home? "
-            "Nothing was made; 'spite id' makes a key there"
+            _(
+                "there is no spite key in {home}, so nothing of yours to show: is that your spite home? "
+                "Nothing was made; 'spite id' makes a key there"
+            ).format(home=where)
         )
     identity = _load_identity(home, name, new_key)
     for warning in exposure(identity, home):
@@ -265,25 +327,30 @@ def _load_identity(home: Path, name: str | None, new_key: bool) -> Identity:
         if name is None and not lost and _interactive_terminal():
             from pbm.identity import login_name
 
-            session.err.print(f"spite has no key for you in {home} yet: it makes one there now (your spite home).", soft_wrap=True)
-            name = typer.prompt("Your name, as your opponents will see it", default=login_name()).strip() or None
+            session.err.print(
+                _("spite has no key for you in {home} yet: it makes one there now (your spite home).").format(home=home), soft_wrap=True
+            )
+            name = typer.prompt(_("Your name, as your opponents will see it"), default=login_name()).strip() or None
         return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"), new_key=new_key)
     if new_key:
         return load_or_create(home, new_key=True)  # refuses: there is a key already
     passphrase = os.environ.get("SPITE_PASSPHRASE")
     tries = 3 if passphrase is None and needs_passphrase(path) else 0
     if tries and not sys.stdin.isatty():
-        raise PassphraseError(f"your key {path} is protected by a passphrase and there is no terminal to ask for it: set SPITE_PASSPHRASE")
+        raise PassphraseError(
+            _("your key {path} is protected by a passphrase and there is no terminal to ask for it: set SPITE_PASSPHRASE").format(path=path)
+        )
     identity = None
     for attempt in range(1, tries + 1):
-        passphrase = typer.prompt("Passphrase for your spite key", hide_input=True)
+        passphrase = typer.prompt(_("Passphrase for your spite key"), hide_input=True)
         try:
             identity = load_or_create(home, passphrase=passphrase)
             break
         except PassphraseError:
             if attempt == tries:
                 raise
-            session.err.print(f"Wrong passphrase ({tries - attempt} more {'try' if tries - attempt == 1 else 'tries'}).")
+            left = tries - attempt
+            session.err.print(ngettext("Wrong passphrase ({n} more try).", "Wrong passphrase ({n} more tries).", left).format(n=left))
     if identity is None:
         identity = load_or_create(home, passphrase=passphrase)
     if name is not None and name != identity.name:
@@ -299,29 +366,31 @@ def _make_bot(name: str, seed: int = 0, think: float | None = None) -> Any:
 
 # --- the options and arguments several commands share ---
 
-NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help="Your name as your opponents see it.")]
+NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help=_("Your name as your opponents see it."))]
 ToOption = Annotated[
     str | None,
-    typer.Option("--to", metavar="ADDRESS", help="Your opponent's email address (asked once per match, then kept in your journal)."),
+    typer.Option("--to", metavar="ADDRESS", help=_("Your opponent's email address (asked once per match, then kept in your journal).")),
 ]
-PayoffOption = Annotated[int | None, typer.Option("--payoff", min=1, metavar="N", help="Pay-off pile size (default 20).")]
-TargetOption = Annotated[int | None, typer.Option("--target", min=1, metavar="POINTS", help="Points that win the match (default 50).")]
-ThinkOption = Annotated[float | None, typer.Option("--think", min=0.01, metavar="SECONDS", help="Seconds the bot may think per plan.")]
+PayoffOption = Annotated[int | None, typer.Option("--payoff", min=1, metavar="N", help=_("Pay-off pile size (default 20)."))]
+TargetOption = Annotated[int | None, typer.Option("--target", min=1, metavar="POINTS", help=_("Points that win the match (default 50)."))]
+ThinkOption = Annotated[float | None, typer.Option("--think", min=0.01, metavar="SECONDS", help=_("Seconds the bot may think per plan."))]
 YesOption = Annotated[
     bool,
     typer.Option(
         "--yes",
         "-y",
-        help="Write your turn without asking to confirm it or about a new key; take the seat of an invitation made out to another.",
+        help=_("Write your turn without asking to confirm it or about a new key; take the seat of an invitation made out to another."),
     ),
 ]
 FileArg = Annotated[
     Path | None,
     typer.Argument(
-        metavar="FILE", show_default=False, help="The save file or turn code your opponent sent you: a file, or - to read what you paste."
+        metavar="FILE",
+        show_default=False,
+        help=_("The save file or turn code your opponent sent you: a file, or - to read what you paste."),
     ),
 ]
-PasteOpt = Annotated[bool, typer.Option("--paste", help="Read the turn code (or save) from the clipboard.")]
+PasteOpt = Annotated[bool, typer.Option("--paste", help=_("Read the turn code (or save) from the clipboard."))]
 
 
 def main() -> None:
@@ -332,7 +401,7 @@ def main() -> None:
     # of it let go at exit, and runs without the collector (~10 ms less). The console script imported all this with
     # the collector off (pbm/launch.py).
     gc.freeze()
-    words = [word for word in sys.argv[1:] if word not in GLOBAL_FLAGS]
+    words = _globals_first(sys.argv[1:])[1]
     if words and words[0] in LOOKING:
         gc.disable()
     else:
@@ -341,5 +410,27 @@ def main() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="replace")
+    _say_language()
     choose(sys.argv[1:])
     app(prog_name="spite")
+
+
+def _say_language() -> None:
+    """One line on the language, where there is something to say: an unknown code (from --lang: a usage error), or a
+    terminal that cannot show the language asked for (English is spoken instead)."""
+    choice = current()
+    known = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+    if choice.unknown_source == "--lang":
+        said = _("unknown language '{code}': spite speaks {languages}")
+        session.err.print("spite: " + said.format(code=choice.unknown, languages=known), soft_wrap=True)
+        sys.exit(2)
+    if choice.unknown_source == LANG_ENV:
+        said = _("{variable}={code} is not a language spite speaks ({languages}): it speaks {language}")
+        session.err.print(
+            "spite: " + said.format(variable=LANG_ENV, code=choice.unknown, languages=known, language=choice.name), soft_wrap=True
+        )
+    if choice.fallback:
+        said = _("this terminal writes {encoding}, which cannot show {language}: spite speaks English here (a UTF-8 terminal shows it)")
+        session.err.print(
+            "spite: " + said.format(encoding=choice.encoding, language=LANGUAGES.get(choice.fallback, choice.fallback)), soft_wrap=True
+        )
