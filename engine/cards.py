@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine._frozen import fast_init
+from engine.text import N_, Message
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS: tuple[int, ...] = tuple(range(1, 14))
@@ -25,7 +26,8 @@ def parse_rank(text: str) -> int:
     """The rank named by `text` (``A``, ``2`` … ``10``, ``T``, ``J``, ``Q``, ``K``, any case)."""
     rank = _TEXT_RANK.get(text.strip().upper())
     if rank is None:
-        raise CardNotationError(f"{text!r} is not a rank: use A, 2-10, J, Q or K")
+        # TRANSLATORS: {text} is what was typed, in quotes; A, 2-10, J, Q and K are the ranks in the notation: keep them.
+        raise CardNotationError(Message(N_("{text} is not a rank: use A, 2-10, J, Q or K"), text=repr(text)))
     return rank
 
 
@@ -51,7 +53,7 @@ class Card:
         """Read ``7h``, ``10d``, ``Qs``, ``K``, ``T♠``; the copy is always 0."""
         raw = text.strip()
         if not raw:
-            raise CardNotationError("an empty string is not a card")
+            raise CardNotationError(Message(N_("an empty string is not a card")))
         suit: str | None = None
         last = raw[-1]
         if last in _SYMBOL_TO_SUIT:
@@ -61,7 +63,9 @@ class Card:
         try:
             return cls(parse_rank(raw), suit)
         except CardNotationError:
-            raise CardNotationError(f"{text!r} is not a card: write rank then suit, like 7h, 10d, Qs or K") from None
+            # TRANSLATORS: {text} is what was typed, in quotes; 7h, 10d, Qs and K are cards in the notation: keep them.
+            message = Message(N_("{text} is not a card: write rank then suit, like 7h, 10d, Qs or K"), text=repr(text))
+            raise CardNotationError(message) from None
 
     @property
     def index(self) -> int:
@@ -74,7 +78,8 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card whose :attr:`index` is `index`."""
         if index < 0:
-            raise CardNotationError(f"card index {index} is negative")
+            # TRANSLATORS: {index} is the number a saved or received file gives a card.
+            raise CardNotationError(Message(N_("card index {index} is negative"), index=index))
         rest, rank0 = divmod(index, 13)
         copy, suit = divmod(rest, 4)
         return cls(rank0 + 1, SUITS[suit], copy)

@@ -8,6 +8,7 @@ from engine.dealer import Dealer, DealerError
 from engine.moves import CENTER, DISCARDS, END, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE, SIDE_PLAYS, IllegalMoveError, Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Outcome, PlayerState, PlayerView, Pool, Reason, Stack
+from engine.text import N_, Message, Plural
 
 # every move makes a new state and player: these build them at a fraction of the cost of their constructors
 _make_state = maker(GameState)
@@ -38,28 +39,68 @@ def _fits(rank: int, stack: Stack, ruleset: Ruleset) -> bool:
     return rank == len(stack) + 1
 
 
-def _misfit(rank: int, stack: Stack, target: int, noun: str) -> IllegalMoveError:
+# What a player reads when a card does not fit a center stack: one whole sentence per case, by the card's source
+# (the pay-off pile, a side stack, the hand), by whether the stack is empty (then it needs an A), and by the article
+# English puts before the rank the stack needs ("an A", "an 8", "a 2").
+_MISFIT_EMPTY = {
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (always A), {rank} the card's rank.
+    PAYOFF: N_("{place} is empty and needs an {need}; your pay-off {rank} does not fit"),
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (always A), {rank} the top card of side stack {side}.
+    SIDE: N_("{place} is empty and needs an {need}; the {rank} on {side} does not fit"),
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (always A), {rank} a rank in the player's hand.
+    HAND: N_("{place} is empty and needs an {need}; your {rank} does not fit"),
+}
+_MISFIT_AN = {
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (A or 8), {rank} the card's rank.
+    PAYOFF: N_("{place} needs an {need}; your pay-off {rank} does not fit"),
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (A or 8), {rank} the top card of side stack {side}.
+    SIDE: N_("{place} needs an {need}; the {rank} on {side} does not fit"),
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (A or 8), {rank} a rank in the player's hand.
+    HAND: N_("{place} needs an {need}; your {rank} does not fit"),
+}
+_MISFIT_A = {
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (2-10, J or Q), {rank} the card's rank.
+    PAYOFF: N_("{place} needs a {need}; your pay-off {rank} does not fit"),
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (2-10, J or Q), {rank} the top card of side stack {side}.
+    SIDE: N_("{place} needs a {need}; the {rank} on {side} does not fit"),
+    # TRANSLATORS: {place} is a center stack (c1-c3), {need} the rank it needs (2-10, J or Q), {rank} a rank in the player's hand.
+    HAND: N_("{place} needs a {need}; your {rank} does not fit"),
+}
+
+
+def _misfit(rank: int, stack: Stack, target: int, move: Move) -> IllegalMoveError:
+    """The error for a card of `rank`, played by `move`, that does not fit center stack `target`."""
     need = RANK_TEXT[len(stack) + 1]
     place = f"c{target + 1}"
     if rank == KING:
-        return IllegalMoveError(f"{place} is empty and this ruleset does not let a King start a center stack")
-    article = "an" if need in ("A", "8") else "a"
-    empty = " is empty and" if not stack else ""
-    return IllegalMoveError(f"{place}{empty} needs {article} {need}; {noun} does not fit")
+        # TRANSLATORS: {place} is a center stack (c1-c3).
+        return IllegalMoveError(Message(N_("{place} is empty and this ruleset does not let a King start a center stack"), place=place))
+    if not stack:
+        templates = _MISFIT_EMPTY
+    elif need in ("A", "8"):
+        templates = _MISFIT_AN
+    else:
+        templates = _MISFIT_A
+    source = move.source if move.source in (PAYOFF, SIDE) else HAND
+    if source == SIDE:
+        message = Message(templates[SIDE], place=place, need=need, rank=RANK_TEXT[rank], side=f"s{move.source_index + 1}")
+    else:
+        message = Message(templates[source], place=place, need=need, rank=RANK_TEXT[rank])
+    return IllegalMoveError(message)
 
 
 def _no_place(kind: str, index: int, count: int, move: Move) -> IllegalMoveError:
-    name = "center" if kind == CENTER else "side"
-    return IllegalMoveError(f"{move}: there is no {name} stack {kind}{index + 1}; they are {kind}1-{kind}{count}")
+    values = {"move": str(move), "stack": f"{kind}{index + 1}", "first": f"{kind}1", "last": f"{kind}{count}"}
+    if kind == CENTER:
+        # TRANSLATORS: {move} is the move as typed (like 7-c4), {stack} the stack it names, {first}-{last} the stacks there are (c1-c3).
+        return IllegalMoveError(Message(N_("{move}: there is no center stack {stack}; they are {first}-{last}"), **values))
+    # TRANSLATORS: {move} is the move as typed (like 7-s5), {stack} the stack it names, {first}-{last} the stacks there are (s1-s4).
+    return IllegalMoveError(Message(N_("{move}: there is no side stack {stack}; they are {first}-{last}"), **values))
 
 
-def _noun(move: Move, rank: int) -> str:
-    """How a message names the card `move` plays, of `rank`."""
-    if move.source == PAYOFF:
-        return f"your pay-off {RANK_TEXT[rank]}"
-    if move.source == SIDE:
-        return f"the {RANK_TEXT[rank]} on s{move.source_index + 1}"
-    return f"your {RANK_TEXT[rank]}"
+def _not_held(move: Move, rank: int) -> IllegalMoveError:
+    # TRANSLATORS: {move} is the move as typed (like 7-c2), {rank} a rank (A, 2-10, J, Q, K).
+    return IllegalMoveError(Message(N_("{move}: you have no {rank} in your hand"), move=str(move), rank=RANK_TEXT[rank]))
 
 
 def _hand_index(hand: Stack, rank: int) -> int:
@@ -73,9 +114,9 @@ def _hand_index(hand: Stack, rank: int) -> int:
 def check_move(view: PlayerView, move: Move) -> None:
     """Raise IllegalMoveError, with a message for the player, unless `move` is legal in `view`."""
     if view.outcome is not None:
-        raise IllegalMoveError("the game is over")
+        raise IllegalMoveError(Message(N_("the game is over")))
     if view.player != view.to_move:
-        raise IllegalMoveError("it is not this player's turn")
+        raise IllegalMoveError(Message(N_("it is not this player's turn")))
     _check(view.ruleset, view.hand, 0, view.payoff_top, view.side, view.center, move)
 
 
@@ -90,28 +131,36 @@ def _check(
     if src == END:
         if hand or unseen:
             count = len(hand) + unseen
-            raise IllegalMoveError(
-                f"you still hold {count} card{'s' if count > 1 else ''}: a turn ends by putting one on a side stack (R5)"
+            held = Plural(
+                # TRANSLATORS: {count} is how many cards the player holds; R5 is the rule's number in RULES.md.
+                "you still hold {count} card: a turn ends by putting one on a side stack (R5)",
+                "you still hold {count} cards: a turn ends by putting one on a side stack (R5)",
+                count,
+                count=count,
             )
+            raise IllegalMoveError(held)
         return -1
     t = move.target_index
     if move.target == SIDE:
         if not 0 <= t < ruleset.side_stacks:
             raise _no_place(SIDE, t, ruleset.side_stacks, move)
         if src == PAYOFF:
-            raise IllegalMoveError(f"{move}: pay-off cards go only to center stacks (R6)")
+            # TRANSLATORS: {move} is the move as typed (like p-s2); R6 is the rule's number in RULES.md.
+            raise IllegalMoveError(Message(N_("{move}: pay-off cards go only to center stacks (R6)"), move=str(move)))
         if src == SIDE:
-            raise IllegalMoveError(f"{move}: side stack cards go only to center stacks (R6)")
+            # TRANSLATORS: {move} is the move as typed (like s1-s2); R6 is the rule's number in RULES.md.
+            raise IllegalMoveError(Message(N_("{move}: side stack cards go only to center stacks (R6)"), move=str(move)))
         i = _hand_index(hand, move.source_index)
         if i < 0 and not unseen:
-            raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[move.source_index]} in your hand")
+            raise _not_held(move, move.source_index)
         return i
     if not 0 <= t < ruleset.center_stacks:
         raise _no_place(CENTER, t, ruleset.center_stacks, move)
     stack = center[t]
     if src == PAYOFF:
         if payoff_top is None:
-            raise IllegalMoveError(f"{move}: your pay-off pile is empty")
+            # TRANSLATORS: {move} is the move as typed (like p-c1).
+            raise IllegalMoveError(Message(N_("{move}: your pay-off pile is empty"), move=str(move)))
         rank, i = payoff_top.rank, -1
     elif src == SIDE:
         i = move.source_index
@@ -119,15 +168,16 @@ def _check(
             raise _no_place(SIDE, i, ruleset.side_stacks, move)
         pile = side[i]
         if not pile:
-            raise IllegalMoveError(f"{move}: side stack s{i + 1} is empty")
+            # TRANSLATORS: {move} is the move as typed (like s1-c2), {side} the side stack (s1-s4).
+            raise IllegalMoveError(Message(N_("{move}: side stack {side} is empty"), move=str(move), side=f"s{i + 1}"))
         rank, i = pile[-1].rank, -1
     else:
         rank = move.source_index
         i = _hand_index(hand, rank)
         if i < 0 and not unseen:
-            raise IllegalMoveError(f"{move}: you have no {RANK_TEXT[rank]} in your hand")
+            raise _not_held(move, rank)
     if not _fits(rank, stack, ruleset):
-        raise _misfit(rank, stack, t, _noun(move, rank))
+        raise _misfit(rank, stack, t, move)
     return i
 
 
@@ -158,7 +208,7 @@ def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
     A discard or ``end`` also ends the turn: the dealer draws for the next player and merges pools (R12).
     """
     if state.outcome is not None:
-        raise IllegalMoveError("the game is over")
+        raise IllegalMoveError(Message(N_("the game is over")))
     p = state.to_move
     players, center = state.players, state.center
     me = players[p]
@@ -173,7 +223,8 @@ def apply(state: GameState, move: Move, dealer: Dealer) -> GameState:
         known = hand[i] if i >= 0 else None
         card = dealer.show(p, rank, known)
         if card.rank != rank:
-            raise DealerError(f"the dealer showed {card} for a {RANK_TEXT[rank]}")
+            # TRANSLATORS: {card} is a card in the notation (like 7h), {rank} the rank the move plays (A, 2-10, J, Q, K).
+            raise DealerError(Message(N_("the dealer showed {card} for a {rank}"), card=str(card), rank=RANK_TEXT[rank]))
         if i >= 0:
             hand = hand[:i] + hand[i + 1 :]
         else:
@@ -229,7 +280,8 @@ def _end_turn(
     draw = dealer.end_turn(turn, completed, merging, nxt, count)
     drawn, drawn_unseen = draw.cards, draw.unseen
     if len(drawn) + drawn_unseen != count:
-        raise DealerError(f"the dealer drew {len(drawn) + drawn_unseen} cards where {count} were due")
+        # TRANSLATORS: {drawn} and {due} are numbers of cards.
+        raise DealerError(Message(N_("the dealer drew {drawn} cards where {due} were due"), drawn=len(drawn) + drawn_unseen, due=count))
     stock = state.stock_count - count
     for pool in merging:
         stock += len(pool.cards)
@@ -245,7 +297,7 @@ def _end_turn(
 def resign(state: GameState, player: int) -> GameState:
     """The state after `player` resigned the game: the other wins it, scoring the cards left in `player`'s pay-off pile (R10)."""
     if state.outcome is not None:
-        raise IllegalMoveError("the game is over")
+        raise IllegalMoveError(Message(N_("the game is over")))
     if player not in (0, 1):
         raise ValueError("a player is 0 or 1")
     outcome = Outcome(Reason.RESIGNED, 1 - player, state.players[player].payoff_count)

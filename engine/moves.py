@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from engine._frozen import fast_init, frozen_value
 from engine.cards import RANK_TEXT, CardNotationError, parse_rank
+from engine.text import N_, Message
 
 PAYOFF, SIDE, HAND, END = "p", "s", "h", "end"
 CENTER = "c"
@@ -80,23 +81,37 @@ def _parse(text: str) -> Move:
     if text == "end":
         return END_MOVE
     if text.count("-") != 1:
-        raise InvalidMoveError(f"{text!r} is not a move: write SOURCE-TARGET, like 7-c2, p-c1 or Q-s2, or 'end'")
+        # TRANSLATORS: {text} is what the player typed, in quotes; 7-c2, p-c1, Q-s2 and 'end' are moves in the notation: keep them.
+        raise InvalidMoveError(Message(N_("{text} is not a move: write SOURCE-TARGET, like 7-c2, p-c1 or Q-s2, or 'end'"), text=repr(text)))
     src, dst = (part.strip() for part in text.split("-"))
     target = _PLACE.fullmatch(dst)
     if target is None:
-        raise InvalidMoveError(f"{text!r}: the target {dst!r} is not a stack; use c1-c3 (center) or s1-s4 (side)")
+        raise InvalidMoveError(
+            # TRANSLATORS: {text} is what the player typed and {target} its part after the dash, both in quotes.
+            Message(N_("{text}: the target {target} is not a stack; use c1-c3 (center) or s1-s4 (side)"), text=repr(text), target=repr(dst))
+        )
     if src == "p":
         source, index = PAYOFF, 0
     elif (side := _PLACE.fullmatch(src)) is not None:
         if side.group(1) == "c":
-            raise InvalidMoveError(f"{text!r}: cards are never taken from a center stack")
+            # TRANSLATORS: {text} is what the player typed, in quotes.
+            raise InvalidMoveError(Message(N_("{text}: cards are never taken from a center stack"), text=repr(text)))
         source, index = SIDE, int(side.group(2)) - 1
     else:
         try:
             source, index = HAND, parse_rank(src)
         except CardNotationError:
-            raise InvalidMoveError(f"{text!r}: the source {src!r} is not p, a side stack s1-s4 or a rank (A, 2-10, J, Q, K)") from None
+            raise InvalidMoveError(_bad_source(text, src)) from None
     return Move(source, index, target.group(1), int(target.group(2)) - 1)
+
+
+def _bad_source(text: str, src: str) -> Message:
+    return Message(
+        # TRANSLATORS: {text} is what the player typed and {source} its part before the dash, both in quotes.
+        N_("{text}: the source {source} is not p, a side stack s1-s4 or a rank (A, 2-10, J, Q, K)"),
+        text=repr(text),
+        source=repr(src),
+    )
 
 
 def parse_turn(text: str) -> list[Move]:

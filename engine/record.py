@@ -20,6 +20,7 @@ from engine.game import apply, new_game, resign
 from engine.moves import END, HAND, PAYOFF, SIDE, IllegalMoveError, InvalidMoveError, Move, parse_turn
 from engine.rules import Ruleset
 from engine.state import GameState, Outcome, Pool, Reason, Stack
+from engine.text import N_, Message
 
 SCHEMA = 1
 HOW = {Reason.PAYOFF_EMPTY: "out", Reason.STOCK_EXHAUSTED: "tie", Reason.RESIGNED: "resigned"}  # the result's "how"
@@ -84,6 +85,13 @@ class Frame:
     cards: tuple[Card | None, ...] = ()
 
 
+def _said(error: BaseException) -> object:
+    """What `error` says: its :class:`~engine.text.Message` when it was raised with one (so a caller may translate it), else its text."""
+    if len(error.args) == 1 and isinstance(error.args[0], Message):
+        return error.args[0]
+    return str(error)
+
+
 def _name(cards: Iterable[Card]) -> Counter[str]:
     """A multiset of cards by their text: the two copies of a card are the same card to a log."""
     return Counter(str(c) for c in cards)
@@ -100,17 +108,27 @@ class _LogDealer:
     turn: TurnLog | None = None
     shown: list[Card] = field(default_factory=list)
 
-    def fail(self, what: str) -> ReplayError:
-        where = f"turn {self.turn.turn}: " if self.turn is not None else "the deal: "
-        return ReplayError(where + what)
+    def fail(self, what: Message) -> ReplayError:
+        if self.turn is not None:
+            # TRANSLATORS: where a game log breaks the rules: {turn} is the turn's number, {error} what is wrong.
+            return ReplayError(Message(N_("turn {turn}: {error}"), turn=self.turn.turn, error=what))
+        # TRANSLATORS: a game log's deal breaks the rules: {error} says what is wrong.
+        return ReplayError(Message(N_("the deal: {error}"), error=what))
 
     def deal(self, ruleset: Ruleset, starter: int) -> Deal:
         o = self.log.opening
         for p in (0, 1):
             if len(o.piles[p]) != ruleset.payoff_size or len(o.hands[p]) != ruleset.hand_size:
-                raise self.fail(f"player {p + 1} was dealt {len(o.piles[p])} pay-off and {len(o.hands[p])} hand cards")
+                dealt = Message(
+                    # TRANSLATORS: {player} is 1 or 2; {payoff} and {hand} are numbers of cards.
+                    N_("player {player} was dealt {payoff} pay-off and {hand} hand cards"),
+                    player=p + 1,
+                    payoff=len(o.piles[p]),
+                    hand=len(o.hands[p]),
+                )
+                raise self.fail(dealt)
         if _name([*o.piles[0], *o.piles[1], *o.hands[0], *o.hands[1], *o.stock]) != _name(full_deck(ruleset.decks)):
-            raise self.fail("the piles, hands and stock are not the deck, each card once")
+            raise self.fail(Message(N_("the piles, hands and stock are not the deck, each card once")))
         self.piles = [list(o.piles[0][:-1]), list(o.piles[1][:-1])]
         self.hands = [list(o.hands[0]), list(o.hands[1])]
         self.stock = list(o.stock)
@@ -119,44 +137,49 @@ class _LogDealer:
 
     def turn_up(self, player: int) -> Card:
         if not self.piles[player]:
-            raise self.fail(f"player {player + 1}'s pay-off pile has no card left to turn up")
+            # TRANSLATORS: {player} is 1 or 2.
+            raise self.fail(Message(N_("player {player}'s pay-off pile has no card left to turn up"), player=player + 1))
         return self.piles[player].pop()
 
     def show(self, player: int, rank: int, card: Card | None) -> Card:
         if not self.shown:
-            raise self.fail("the moves play more hand cards than the log names")
+            raise self.fail(Message(N_("the moves play more hand cards than the log names")))
         shown = self.shown.pop(0)
         if shown.rank != rank:
-            raise self.fail(f"a move plays a {rank} from the hand, but the log names {shown}")
+            # TRANSLATORS: {rank} is a rank as a number (1 is the Ace, 13 the King), {card} a card in the notation (like 7h).
+            raise self.fail(Message(N_("a move plays a {rank} from the hand, but the log names {card}"), rank=rank, card=str(shown)))
         held = next((i for i, c in enumerate(self.hands[player]) if str(c) == str(shown)), None)
         if held is None:
-            raise self.fail(f"player {player + 1} plays {shown}, which is not in their hand")
+            # TRANSLATORS: {player} is 1 or 2, {card} a card in the notation (like 7h).
+            raise self.fail(Message(N_("player {player} plays {card}, which is not in their hand"), player=player + 1, card=str(shown)))
         self.hands[player].pop(held)
         return shown
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
         t = self.turn
         if t is None or t.turn != turn:
-            raise self.fail(f"the rules end turn {turn} here")
+            # TRANSLATORS: {turn} is a turn's number.
+            raise self.fail(Message(N_("the rules end turn {turn} here"), turn=turn))
         if t.shuffle is not None:
             if _name(t.shuffle) != _name(self.stock):
-                raise self.fail("the reshuffled stock is not the stock it reshuffles")
+                raise self.fail(Message(N_("the reshuffled stock is not the stock it reshuffles")))
             self.stock = list(t.shuffle)
         if len(t.draw) != count:
-            raise self.fail(f"{len(t.draw)} cards are drawn where the rules draw {count}")
+            # TRANSLATORS: {drawn} and {count} are numbers of cards.
+            raise self.fail(Message(N_("{drawn} cards are drawn where the rules draw {count}"), drawn=len(t.draw), count=count))
         places = t.draw_from if t.draw_from is not None else tuple(range(count))
         if len(places) != count or len(set(places)) != count or any(not 0 <= p < len(self.stock) for p in places):
-            raise self.fail("the draw names places that are not in the stock")
+            raise self.fail(Message(N_("the draw names places that are not in the stock")))
         if [str(self.stock[-1 - p]) for p in places] != [str(c) for c in t.draw]:
-            raise self.fail("the cards drawn are not those of the stock at the places they are drawn from")
+            raise self.fail(Message(N_("the cards drawn are not those of the stock at the places they are drawn from")))
         taken = {len(self.stock) - 1 - p for p in places}
         self.stock = [c for i, c in enumerate(self.stock) if i not in taken]
         self.hands[player].extend(t.draw)
         if bool(merging) != (t.merge is not None):
-            raise self.fail("the log merges completed stacks into the stock where the rules do not, or not where they do")
+            raise self.fail(Message(N_("the log merges completed stacks into the stock where the rules do not, or not where they do")))
         if t.merge is not None:
             if _name(t.merge) != _name([*self.stock, *(c for pool in merging for c in pool.cards)]):
-                raise self.fail("the stock after the merge is not the stock and the completed stacks")
+                raise self.fail(Message(N_("the stock after the merge is not the stock and the completed stacks")))
             self.stock = list(t.merge)
         return Draw((), unseen=count)
 
@@ -197,34 +220,54 @@ def replay(log: GameLog) -> list[Frame]:
     for t in log.turns:
         dealer.turn, dealer.shown = t, list(t.shown)
         if state.outcome is not None:
-            raise dealer.fail("the game is over already")
+            raise dealer.fail(Message(N_("the game is over already")))
         if t.turn != state.turn or t.by != state.to_move:
-            raise dealer.fail(f"the rules have player {state.to_move + 1} play turn {state.turn} here, not player {t.by + 1}")
+            due = Message(
+                # TRANSLATORS: {player} and {by} are 1 or 2, {turn} a turn's number.
+                N_("the rules have player {player} play turn {turn} here, not player {by}"),
+                player=state.to_move + 1,
+                turn=state.turn,
+                by=t.by + 1,
+            )
+            raise dealer.fail(due)
         if not t.moves:
-            raise dealer.fail("a turn has at least one move")
+            raise dealer.fail(Message(N_("a turn has at least one move")))
         cards: list[Card | None] = []
         for n, move in enumerate(t.moves):
             if state.outcome is not None or state.turn != t.turn:
-                raise dealer.fail(f"the turn is over before its move {n + 1}, {move}")
+                # TRANSLATORS: {n} is the move's number in its turn, {move} the move in the notation (like 7-c2).
+                raise dealer.fail(Message(N_("the turn is over before its move {n}, {move}"), n=n + 1, move=str(move)))
             cards.append(_moved(state, move, dealer))
             try:
                 state = apply(state, move, dealer)
             except IllegalMoveError as e:
-                raise dealer.fail(f"{move}: {e}") from e
+                # TRANSLATORS: {move} is a move in the notation (like 7-c2), {error} why the rules refuse it.
+                raise dealer.fail(Message(N_("{move}: {error}"), move=str(move), error=_said(e))) from e
         if dealer.shown:
-            raise dealer.fail("the log names more hand cards than the moves play")
+            raise dealer.fail(Message(N_("the log names more hand cards than the moves play")))
         if state.outcome is None and state.turn == t.turn:
-            raise dealer.fail("the moves do not end the turn")
+            raise dealer.fail(Message(N_("the moves do not end the turn")))
         frames.append(dealer.frame(t.turn, state, tuple(None if m.source == END else c for m, c in zip(t.moves, cards, strict=True))))
     dealer.turn = None
     if state.outcome is None and log.outcome is not None and log.outcome.reason is Reason.RESIGNED and log.outcome.winner is not None:
         state = resign(state, 1 - log.outcome.winner)  # the loser conceded after the last turn: the rules score it (R10)
         frames[-1] = dealer.frame(frames[-1].after, state, frames[-1].cards)
     if state.outcome != log.outcome:
-        said = "goes on" if log.outcome is None else f"ends {outcome_data(log.outcome)}"
-        got = "goes on" if state.outcome is None else f"ends {outcome_data(state.outcome)}"
-        raise ReplayError(f"the log says the game {said}, but its moves say it {got}")
+        raise ReplayError(_ends_otherwise(log.outcome, state.outcome))
     return frames
+
+
+def _ends_otherwise(said: Outcome | None, got: Outcome | None) -> Message:
+    """What a player reads when a log says its game ends as `said` (None: it goes on) and its moves say `got`."""
+    if said is None:
+        assert got is not None, "the log and its moves differ"
+        # TRANSLATORS: {got} is how the game ended, as data: {'winner': 0, 'score': 3, 'how': 'out'}.
+        return Message(N_("the log says the game goes on, but its moves say it ends {got}"), got=outcome_data(got))
+    if got is None:
+        # TRANSLATORS: {said} is how the game ended, as data: {'winner': 0, 'score': 3, 'how': 'out'}.
+        return Message(N_("the log says the game ends {said}, but its moves say it goes on"), said=outcome_data(said))
+    # TRANSLATORS: {said} and {got} are how the game ended, as data: {'winner': 0, 'score': 3, 'how': 'out'}.
+    return Message(N_("the log says the game ends {said}, but its moves say it ends {got}"), said=outcome_data(said), got=outcome_data(got))
 
 
 # --- the JSON form (docs/record-json.md) ---
@@ -267,14 +310,22 @@ def log_data(log: GameLog) -> dict[str, Any]:
 
 def _parse_cards(value: Any, what: str) -> Stack:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise ReplayError(f"{what} is not a list of cards")
+        # TRANSLATORS: {field} names a field of a record's JSON (like deal.stock or turns[3].draw).
+        raise ReplayError(Message(N_("{field} is not a list of cards"), field=what))
     try:
         cards = tuple(Card.parse(c) for c in value)
     except CardNotationError as e:
-        raise ReplayError(f"{what}: {e}") from e
+        # TRANSLATORS: {field} names a field of a record's JSON (like deal.stock or turns[3].draw), {error} what is wrong with it.
+        raise ReplayError(Message(N_("{field}: {error}"), field=what, error=_said(e))) from e
     if any(c.suit is None for c in cards):
-        raise ReplayError(f"{what}: every card of a record has its suit")
+        # TRANSLATORS: {field} names a field of a record's JSON (like deal.stock or turns[3].draw).
+        raise ReplayError(Message(N_("{field}: every card of a record has its suit"), field=what))
     return cards
+
+
+def _bad_result(value: Any) -> Message:
+    # TRANSLATORS: {result} is the result as a record's JSON gives it.
+    return Message(N_("the result {result} is not one a record holds"), result=repr(value))
 
 
 def _outcome(value: Any) -> Outcome | None:
@@ -282,10 +333,10 @@ def _outcome(value: Any) -> Outcome | None:
         return None
     how = {v: k for k, v in HOW.items()}
     if not isinstance(value, Mapping) or value.get("how") not in how:
-        raise ReplayError(f"the result {value!r} is not one a record holds")
+        raise ReplayError(_bad_result(value))
     winner, points = value.get("winner"), value.get("score")
     if winner not in (0, 1, None) or type(points) is not int:
-        raise ReplayError(f"the result {value!r} is not one a record holds")
+        raise ReplayError(_bad_result(value))
     return Outcome(how[value["how"]], winner, points)
 
 
@@ -304,7 +355,8 @@ def log_from_data(data: Mapping[str, Any], ruleset: Ruleset) -> GameLog:
             moves = tuple(parse_turn(t["moves"]))
             cards = t["cards"]
             if not isinstance(cards, list) or len(cards) != len(moves):
-                raise ReplayError(f"{where}.cards does not name one card a move")
+                # TRANSLATORS: {field} names a field of a record's JSON (like turns[3].cards).
+                raise ReplayError(Message(N_("{field} does not name one card a move"), field=f"{where}.cards"))
             shown = _parse_cards([c for m, c in zip(moves, cards, strict=True) if m.source == HAND], f"{where}.cards")
             turns.append(
                 TurnLog(
@@ -322,11 +374,13 @@ def log_from_data(data: Mapping[str, Any], ruleset: Ruleset) -> GameLog:
     except (KeyError, IndexError, TypeError, ValueError, InvalidMoveError) as e:
         if isinstance(e, ReplayError):
             raise
-        raise ReplayError(f"the record is incomplete or malformed ({e})") from e
+        # TRANSLATORS: {error} is what the reading found wrong (often in Python's own English words).
+        raise ReplayError(Message(N_("the record is incomplete or malformed ({error})"), error=_said(e))) from e
     again = log_data(log)
     for key in ("starter", "deal", "turns", "result"):
         if again[key] != data[key]:
-            raise ReplayError(f"the record's {key} is not what its game replays to")
+            # TRANSLATORS: {key} is a key of a record's JSON (starter, deal, turns or result).
+            raise ReplayError(Message(N_("the record's {key} is not what its game replays to"), key=key))
     return log
 
 

@@ -32,3 +32,29 @@ class Message:
 
     def __hash__(self) -> int:
         return hash(self.template)
+
+
+class Plural(Message):
+    """A sentence whose form depends on a number `n`: the English `template` for one, `plural` for any other; the
+    caller's language picks its own form by its own rule. The number is one of the values, by the name the text uses."""
+
+    __slots__ = ("n", "plural")
+
+    def __init__(self, template: str, plural: str, n: int, /, **values: object) -> None:
+        super().__init__(template, **values)
+        self.plural = plural
+        self.n = n
+
+    def __str__(self) -> str:
+        chosen = self.template if self.n == 1 else self.plural
+        return chosen.format(**{name: str(value) for name, value in self.values.items()})
+
+    def __repr__(self) -> str:
+        args = "".join(f", {name}={value!r}" for name, value in self.values.items())
+        return f"Plural({self.template!r}, {self.plural!r}, {self.n!r}{args})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Plural) and super().__eq__(other) and (self.plural, self.n) == (other.plural, other.n)
+
+    def __hash__(self) -> int:
+        return hash((self.template, self.plural))

@@ -42,7 +42,10 @@ LETTERS: dict[str, str] = {
     "fil": "ñÑ",
     "id": "",
     "pt_BR": "ãõçáéíóúâêôàÃÕÇÁÉÍÓÚÂÊÔÀ",
-    "vi": "ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹĂÂĐÊÔƠƯÁÀẢÃẠÉÈẺẼẸÍÌỈĨỊÓÒỎÕỌÚÙỦŨỤÝỲỶỸỴ",
+    "vi": (  # every letter of the Vietnamese alphabet with its marks, both cases
+        "àáảãạăằắẳẵặâầấẩẫậđèéẻẽẹêềếểễệìíỉĩịòóỏõọôồốổỗộơờớởỡợùúủũụưừứửữựỳýỷỹỵ"
+        "ÀÁẢÃẠĂẰẮẲẴẶÂẦẤẨẪẬĐÈÉẺẼẸÊỀẾỂỄỆÌÍỈĨỊÒÓỎÕỌÔỒỐỔỖỘƠỜỚỞỠỢÙÚỦŨỤƯỪỨỬỮỰỲÝỶỸỴ"
+    ),
 }
 
 
@@ -220,6 +223,15 @@ def setup(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None =
     return choice
 
 
+def speak_english() -> None:
+    """Speak English from now on, the language chosen still known to :func:`current`: a command asked for ``--json``
+    writes for scripts, and scripts read every text of it (a refusal's reason too) in English."""
+    global _active
+    if _choice is None:
+        setup()
+    _active = gettext.NullTranslations()
+
+
 def current() -> Choice:
     """The language of this run (chosen from the environment alone if nothing chose it yet)."""
     return _choice if _choice is not None else setup()
@@ -261,16 +273,52 @@ def N_(message: str) -> str:
 def say(text: object) -> str:
     """What `text` says in the player's language: an engine :class:`~engine.text.Message` translated (its values too),
     anything else as ``str()`` gives it."""
-    from engine.text import Message
+    from engine.text import Message, Plural
 
+    if isinstance(text, Plural):
+        return ngettext(text.template, text.plural, text.n).format(**{name: say(value) for name, value in text.values.items()})
     if isinstance(text, Message):
         return _(text.template).format(**{name: say(value) for name, value in text.values.items()})
     return str(text)
 
 
+_OS_REASONS = {  # the system's words for what went wrong with a file or a connection, by errno (errno's names)
+    "ENOENT": N_("no such file or folder"),
+    "EACCES": N_("permission denied"),
+    "EPERM": N_("not permitted"),
+    "EISDIR": N_("it is a folder"),
+    "ENOTDIR": N_("not a folder"),
+    "ENOSPC": N_("no space left on the disk"),
+    "EDQUOT": N_("the disk quota is used up"),
+    "EROFS": N_("the file system is read-only"),
+    "EEXIST": N_("it exists already"),
+    "ENAMETOOLONG": N_("the name is too long"),
+    "EIO": N_("the disk could not read or write it"),
+    "ECONNREFUSED": N_("the connection was refused"),
+    "ECONNRESET": N_("the connection was cut"),
+    "ETIMEDOUT": N_("no answer in time"),
+    "EHOSTUNREACH": N_("the host cannot be reached"),
+    "ENETUNREACH": N_("the network cannot be reached"),
+}
+
+
+def os_reason(error: OSError) -> str:
+    """Why the system refused, in the player's language where spite knows the error (else the system's own words)."""
+    import errno
+
+    name = errno.errorcode.get(error.errno or -1, "")
+    if name in _OS_REASONS:
+        return _(_OS_REASONS[name])
+    return error.strerror or str(error)
+
+
 def error_text(error: BaseException) -> str:
     """An error's message in the player's language: one the engine raised with a :class:`~engine.text.Message` is
     translated; spite's own are translated where they are raised."""
+    if isinstance(error, OSError) and error.errno is not None and type(error).__str__ is OSError.__str__:
+        if error.filename is not None:
+            return _("{reason}: {file}").format(reason=os_reason(error), file=error.filename)
+        return os_reason(error)
     args = error.args
     if len(args) == 1:
         return say(args[0])

@@ -16,7 +16,10 @@ def main() -> None:
 
     from pbm import i18n
 
-    i18n.setup(sys.argv[1:])
+    args = sys.argv[1:]
+    i18n.setup(args)
+    if "--json" in args[: args.index("--") if "--" in args else len(args)]:
+        i18n.speak_english()  # --json is for scripts: every text in it, and every line beside it, in English
     from pbm.cli import main as run
 
     run()
