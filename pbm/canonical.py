@@ -13,6 +13,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from pbm.errors import SaveFormatError
+from pbm.i18n import _, ngettext
 
 MAX_SAFE_INT = 2**53 - 1  # RFC 8785 numbers are IEEE doubles: larger integers would not survive
 MAX_DEPTH = 32  # lists and tables nest at most this deep: deeper is never needed, and recursion has limits
@@ -26,14 +27,14 @@ def canonical(value: Any) -> bytes:
             parts = list(_encode(value, "", 0))  # raises the error that names the field
         return "".join(parts).encode("utf-8")
     except UnicodeEncodeError as e:
-        raise SaveFormatError("a text field holds characters that are not valid Unicode") from e
+        raise SaveFormatError(_("a text field holds characters that are not valid Unicode")) from e
 
 
 def check_values(value: Any, where: str = "") -> None:
     """Raise SaveFormatError, naming the field under `where`, unless `value` can be encoded canonically."""
     if _fast(value, [], 0):
         return
-    for _ in _encode(value, where, 0):
+    for _part in _encode(value, where, 0):
         pass
 
 
@@ -92,12 +93,20 @@ def _utf16_units(key: str) -> bytes:
 
 def _encode(value: Any, where: str, depth: int) -> Iterator[str]:
     if depth > MAX_DEPTH:
-        raise SaveFormatError(f"field {where!r} is nested more than {MAX_DEPTH} levels deep", where)
+        nested = ngettext(
+            # TRANSLATORS: {field} names a field of a save, in quotes (like 'state.turn'); {most} is a number (32).
+            "field {field} is nested more than {most} level deep",
+            "field {field} is nested more than {most} levels deep",
+            MAX_DEPTH,
+        )
+        raise SaveFormatError(nested.format(field=repr(where), most=MAX_DEPTH), where)
     if value is True or value is False:
         yield "true" if value else "false"
     elif isinstance(value, int):
         if abs(value) > MAX_SAFE_INT:
-            raise SaveFormatError(f"field {where!r}: the number {value} is too large (at most {MAX_SAFE_INT})", where)
+            # TRANSLATORS: {field} names a field of a save, in quotes (like 'state.turn'); {value} is the number it holds.
+            too_large = _("field {field}: the number {value} is too large (at most {most})")
+            raise SaveFormatError(too_large.format(field=repr(where), value=value, most=MAX_SAFE_INT), where)
         yield str(value)
     elif isinstance(value, str):
         yield json.dumps(value, ensure_ascii=False)  # escapes exactly as RFC 8785 (ECMAScript) does
@@ -118,11 +127,21 @@ def _encode(value: Any, where: str, depth: int) -> Iterator[str]:
             yield from _encode(value[key], join(where, key), depth + 1)
         yield "}"
     else:
-        kind = "floating-point numbers are" if isinstance(value, float) else f"{type(value).__name__} values are"
-        raise SaveFormatError(f"field {where!r}: {kind} not allowed in a save (use whole numbers, text, true/false, lists, tables)", where)
+        if isinstance(value, float):
+            refused = _(
+                # TRANSLATORS: {field} names a field of a save, in quotes (like 'state.turn'); true/false is written so in a save: keep it.
+                "field {field}: floating-point numbers are not allowed in a save (use whole numbers, text, true/false, lists, tables)"
+            )
+        else:
+            # TRANSLATORS: {field} names a field of a save, in quotes; {kind} is a kind of value, as Python names it (like NoneType,
+            # datetime); true/false is written so in a save: keep it.
+            refused = _("field {field}: {kind} values are not allowed in a save (use whole numbers, text, true/false, lists, tables)")
+        raise SaveFormatError(refused.format(field=repr(where), kind=type(value).__name__), where)
 
 
 def _utf16(key: Any, where: str) -> bytes:
     if not isinstance(key, str):
-        raise SaveFormatError(f"field {where!r}: table keys are text, not {type(key).__name__} ({key!r})", where)
+        # TRANSLATORS: {field} names a field of a save, in quotes; {kind} is a kind of value, as Python names it (like int), {key} the key.
+        refused = _("field {field}: table keys are text, not {kind} ({key})")
+        raise SaveFormatError(refused.format(field=repr(where), kind=type(key).__name__, key=repr(key)), where)
     return key.encode("utf-16-be", "surrogatepass")

@@ -17,7 +17,8 @@ from nacl.bindings import crypto_hash_sha256
 
 from pbm.canonical import canonical
 from pbm.errors import CarryError, SaveFormatError
-from pbm.packing import PackingError, pack, to_json, unpack
+from pbm.i18n import N_, _, error_text
+from pbm.packing import CUT, EDITED, JUNK, NOT_BASE64, NOT_DATA, TOO_BIG, PackingError, pack, to_json, unpack
 from pbm.saves import RULES, SaveFile, TurnRecord
 from pbm.schema import Fields, Items, Maybe, Opaque, Text, Whole, check
 from pbm.table import TABLE
@@ -25,7 +26,8 @@ from pbm.table import TABLE
 Side = dict[str, Any]
 Sides = tuple[Side | None, Side | None]
 
-_SHA256 = Text(r"[0-9a-f]{64}", "a SHA-256 in hex")
+# TRANSLATORS: what a field of a save must hold, after "should be".
+_SHA256 = Text(r"[0-9a-f]{64}", N_("a SHA-256 in hex"))
 # One player's public side after one of their files (pbm.client.answer._side); `party` is the protocol's own (Party.export_public).
 SIDE = Fields(
     {
@@ -40,6 +42,18 @@ SIDE = Fields(
 SIDES = Items(Maybe(SIDE), count=2)
 # What a player seals for themselves after one of their files (pbm.client.answer._sealed); `party` is Party.export_secrets.
 SEALED = Fields({"seq": Whole(1), "side": _SHA256, "party": Opaque(), "hand": Items(Whole(0, 1023))})
+
+
+# Why the sides carried in a file do not unpack, by PackingError.reason: 'protocol.carry' is the field's name in the file.
+_UNPACKED = {
+    EDITED: N_("the sides of the match carried in this file ('protocol.carry') does not unpack: it was edited or cut"),
+    # TRANSLATORS: {size} is a number of kibibytes.
+    TOO_BIG: N_("the sides of the match carried in this file ('protocol.carry') unpacks to more than {size} KiB"),
+    CUT: N_("the sides of the match carried in this file ('protocol.carry') is cut short"),
+    JUNK: N_("the sides of the match carried in this file ('protocol.carry') has junk after its end"),
+    NOT_DATA: N_("the sides of the match carried in this file ('protocol.carry') does not unpack to plain data"),
+    NOT_BASE64: N_("the sides of the match carried in this file ('protocol.carry') is not base64url text"),
+}
 
 
 def side_digest(side: Side) -> str:
@@ -68,13 +82,15 @@ def unpack_sides(save: SaveFile) -> Sides:
     """The two public sides that `save` carries; raises CarryError if the carry is missing, damaged or not two sides."""
     text = save.protocol.get("carry")
     if not isinstance(text, str) or not text:
-        raise CarryError("the file carries no sides of the match (field 'protocol.carry')")
+        raise CarryError(_("the file carries no sides of the match (field 'protocol.carry')"))
     try:
         sides = unpack(text, context(save))
     except PackingError as e:
-        raise CarryError(f"the sides of the match carried in this file ('protocol.carry') {e}") from e
+        raise CarryError(_(_UNPACKED[e.reason]).format(size=e.limit)) from e
     try:
         check(SIDES, sides, "protocol.carry")
     except SaveFormatError as e:
-        raise CarryError(f"the carry of this file ('protocol.carry') is not the two sides of a match: {e}") from e
+        # TRANSLATORS: {error} says which field is wrong and how.
+        refused = _("the carry of this file ('protocol.carry') is not the two sides of a match: {error}")
+        raise CarryError(refused.format(error=error_text(e))) from e
     return sides[0], sides[1]

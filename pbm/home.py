@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbm.errors import BusyError, HomeError, SaveFormatError
+from pbm.i18n import _, error_text
 from pbm.shown import shown
 
 HOME_ENV = "SPITE_HOME"
@@ -86,15 +87,17 @@ def read_head(path: Path, most: int) -> bytes:
     A named pipe or socket is refused (OSError), without waiting for a writer to come.
     """
     if is_temp(path):
-        raise SaveFormatError(
-            f"{path} is an unfinished write of spite (a temp file left when spite was stopped), not a save: "
+        unfinished = _(
+            # TRANSLATORS: {path} is the file given; .spite-….tmp is the shape of spite's temp files' names: keep it.
+            "{path} is an unfinished write of spite (a temp file left when spite was stopped), not a save: "
             "use the real file spite wrote, never a .spite-….tmp file"
         )
+        raise SaveFormatError(unfinished.format(path=path))
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     with open(fd, "rb") as f:
         kind = os.fstat(fd).st_mode
         if stat.S_ISFIFO(kind) or stat.S_ISSOCK(kind):
-            raise OSError(errno.EINVAL, "it is a named pipe, not a file", str(path))
+            raise OSError(errno.EINVAL, _("it is a named pipe, not a file"), str(path))
         return f.read(most)
 
 
@@ -157,7 +160,9 @@ def match_lock(home: Path, match: str) -> Iterator[None]:
     HomeError for a `match` that is not a match id: it names the lock file (the readers refuse such an id first).
     """
     if not is_match_id(match):
-        raise HomeError(f"{shown(match)} is not a match id (16 to 64 lower-case hex digits): no file is named after it")
+        # TRANSLATORS: {match} is the text given as a match id, in quotes.
+        not_id = _("{match} is not a match id (16 to 64 lower-case hex digits): no file is named after it")
+        raise HomeError(not_id.format(match=shown(match)))
     try:
         folder = ensure_private_dir(Path(home) / "locks")
         fd = os.open(folder / f"{match}.lock", os.O_RDWR | os.O_CREAT, 0o600)
@@ -166,9 +171,11 @@ def match_lock(home: Path, match: str) -> Iterator[None]:
     try:
         release = _lock_now(fd)
         if release is None:
-            raise BusyError(
-                f"another spite is answering a file of match {match[:8]} right now (in another window?): let it finish, then run this again"
+            busy = _(
+                # TRANSLATORS: {match} is the start of a match's id (8 hex digits).
+                "another spite is answering a file of match {match} right now (in another window?): let it finish, then run this again"
             )
+            raise BusyError(busy.format(match=match[:8]))
         try:
             yield
         finally:
@@ -213,14 +220,25 @@ def home_error(home: Path, error: BaseException) -> HomeError | BusyError:
     code = getattr(error, "errno", None)
     name = getattr(error, "sqlite_errorname", "") or ""
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return BusyError(f"another spite is using your journal in {home} right now: let it finish, then run this again")
+        # TRANSLATORS: {home} is the spite home (a folder).
+        return BusyError(_("another spite is using your journal in {home} right now: let it finish, then run this again").format(home=home))
     if code in (errno.EROFS, errno.EACCES, errno.EPERM) or name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")):
-        why = "is read-only"
+        # TRANSLATORS: {home} is the spite home (a folder).
+        message = _("your spite home {home} is read-only: nothing was written")
+        # TRANSLATORS: {home} is the spite home (a folder).
+        trouble = _("your spite home {home} is read-only")
     elif code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) or name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
-        why = "is full (or its disk failing)"
+        # TRANSLATORS: {home} is the spite home (a folder).
+        message = _("your spite home {home} is full (or its disk failing): nothing was written")
+        # TRANSLATORS: {home} is the spite home (a folder).
+        trouble = _("your spite home {home} is full (or its disk failing)")
     else:
-        why = f"cannot be written ({error})"
-    return HomeError(f"your spite home {home} {why}: nothing was written", trouble=f"your spite home {home} {why}")
+        # TRANSLATORS: {home} is the spite home (a folder), {error} the system's reason.
+        message = _("your spite home {home} cannot be written ({error}): nothing was written")
+        # TRANSLATORS: {home} is the spite home (a folder), {error} the system's reason.
+        trouble = _("your spite home {home} cannot be written ({error})")
+    why = error_text(error)
+    return HomeError(message.format(home=home, error=why), trouble=trouble.format(home=home, error=why))
 
 
 def fault_point(name: str) -> None:

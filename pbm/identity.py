@@ -11,6 +11,7 @@ import json
 import os
 import re
 import stat
+import unicodedata
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
@@ -20,6 +21,7 @@ from nacl.bindings import crypto_hash_sha256
 from engine._frozen import frozen_value
 from pbm.errors import BadSignatureError, IdentityError, PassphraseError, PublicKeyError
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, read_head, write_atomic
+from pbm.i18n import _, error_text, ngettext, os_reason
 from pbm.shown import shown
 
 PUBLIC_PREFIX = "spite1:"
@@ -43,24 +45,30 @@ class PublicKey:
 
     def __post_init__(self) -> None:
         if len(self.raw) != 32:
-            raise PublicKeyError(f"a public key has 32 bytes, not {len(self.raw)}")
+            # TRANSLATORS: {count} is how many bytes the key that was given has.
+            raise PublicKeyError(_("a public key has 32 bytes, not {count}").format(count=len(self.raw)))
 
     @classmethod
     def parse(cls, text: str) -> PublicKey:
         """Read the one-line form ``spite1:<base64url>``; raises PublicKeyError on anything else."""
         text = text.strip()
         if not text.startswith(PUBLIC_PREFIX):
-            raise PublicKeyError(f"{_short(text)!r} is not a spite public key: it should start with {PUBLIC_PREFIX!r}")
+            # TRANSLATORS: {text} is the text given (in quotes, cut short); 'spite1:' is how every public key starts: keep it.
+            raise PublicKeyError(_("{text} is not a spite public key: it should start with 'spite1:'").format(text=repr(_short(text))))
         body = text[len(PUBLIC_PREFIX) :]
         if not re.fullmatch(r"[A-Za-z0-9_-]{43}", body):
-            raise PublicKeyError(f"{_short(text)!r} is not a spite public key: after {PUBLIC_PREFIX!r} come 43 letters, digits, - or _")
+            # TRANSLATORS: {text} is the text given (in quotes, cut short); 'spite1:' is how every public key starts: keep it.
+            wrong = _("{text} is not a spite public key: after 'spite1:' come 43 letters, digits, - or _")
+            raise PublicKeyError(wrong.format(text=repr(_short(text))))
         try:
             raw = base64.urlsafe_b64decode(body + "=")
             Ed25519PublicKey.from_public_bytes(raw)
         except ValueError as e:
-            raise PublicKeyError(f"{_short(text)!r} is not a valid spite public key") from e
+            # TRANSLATORS: {text} is the text given (in quotes, cut short).
+            raise PublicKeyError(_("{text} is not a valid spite public key").format(text=repr(_short(text)))) from e
         if base64.urlsafe_b64encode(raw).rstrip(b"=").decode() != body:
-            raise PublicKeyError(f"{_short(text)!r} is not a spite public key: it was changed or mistyped")
+            # TRANSLATORS: {text} is the text given (in quotes, cut short).
+            raise PublicKeyError(_("{text} is not a spite public key: it was changed or mistyped").format(text=repr(_short(text))))
         return cls(raw)
 
     @property
@@ -79,7 +87,7 @@ class PublicKey:
         try:
             Ed25519PublicKey.from_public_bytes(self.raw).verify(signature, data)
         except InvalidSignature as e:
-            raise BadSignatureError("the signature does not match: the file was changed after it was signed") from e
+            raise BadSignatureError(_("the signature does not match: the file was changed after it was signed")) from e
 
     def __str__(self) -> str:
         return self.text
@@ -146,18 +154,23 @@ def load_or_create(
     path = Path(path) if path is not None else player_path(home)
     if path.exists():
         if new_key:
-            raise IdentityError(f"you have a key already ({path}): spite will not replace it")
+            # TRANSLATORS: {path} is the key file.
+            raise IdentityError(_("you have a key already ({path}): spite will not replace it").format(path=path))
         return load(path, passphrase)
     if path.is_symlink():
-        raise IdentityError(
-            f"your identity {path} is a link to {os.readlink(path)}, which is not there (a drive not mounted?): "
+        lost = _(
+            # TRANSLATORS: {path} is the key file, {target} where its link points.
+            "your identity {path} is a link to {target}, which is not there (a drive not mounted?): "
             "spite will not replace it with a new key"
         )
+        raise IdentityError(lost.format(path=path, target=os.readlink(path)))
     if (path.parent / JOURNAL_FILE).exists() and not new_key:
-        raise IdentityError(
-            f"your spite home {path.parent} has a journal but no identity ({path.name} is missing): restore it from a backup, "
+        missing = _(
+            # TRANSLATORS: {home} is the spite home (a folder), {file} the key file's name; 'spite id --new-key' is a command: keep it.
+            "your spite home {home} has a journal but no identity ({file} is missing): restore it from a backup, "
             "as your matches need that key; or, to start again with a new key (those matches cannot go on), run 'spite id --new-key'"
         )
+        raise IdentityError(missing.format(home=path.parent, file=path.name))
     identity = Identity(check_name(name if name is not None else login_name()), Ed25519PrivateKey.generate(), path)
     ensure_private_dir(path.parent)
     _store(identity, path, passphrase)
@@ -178,15 +191,18 @@ def exposure(identity: Identity, home: Path) -> list[str]:
     except OSError:
         return warnings
     if key_mode & 0o077:
-        warnings.append(
-            f"Warning: your key file {identity.path} can be read by others (mode {key_mode:04o}): "
-            f"anyone who reads it can play as you. Run: chmod 600 {identity.path}"
+        readable = _(
+            # TRANSLATORS: {path} is the key file, {mode} its permissions in octal (like 0644); keep the command chmod 600.
+            "Warning: your key file {path} can be read by others (mode {mode}): anyone who reads it can play as you. Run: chmod 600 {path}"
         )
+        warnings.append(readable.format(path=identity.path, mode=f"{key_mode:04o}"))
     if home_mode & 0o022:
-        warnings.append(
-            f"Warning: your spite home {home} can be changed by others (mode {home_mode:04o}): "
-            f"they could replace your key or journal. Run: chmod 700 {home}"
+        writable = _(
+            # TRANSLATORS: {home} is the spite home (a folder), {mode} its permissions in octal (like 0777); keep the command chmod 700.
+            "Warning: your spite home {home} can be changed by others (mode {mode}): "
+            "they could replace your key or journal. Run: chmod 700 {home}"
         )
+        warnings.append(writable.format(home=home, mode=f"{home_mode:04o}"))
     return warnings
 
 
@@ -205,16 +221,22 @@ def load(path: Path, passphrase: str | None = None) -> Identity:
         key = serialization.load_pem_private_key(pem.encode(), password=passphrase.encode() if passphrase is not None else None)
     except TypeError as e:
         if passphrase is None:
-            raise PassphraseError(f"the identity in {path} is protected by a passphrase: give it") from e
-        raise PassphraseError(f"the identity in {path} has no passphrase: do not give one") from e
+            # TRANSLATORS: {path} is the key file.
+            raise PassphraseError(_("the identity in {path} is protected by a passphrase: give it").format(path=path)) from e
+        # TRANSLATORS: {path} is the key file.
+        raise PassphraseError(_("the identity in {path} has no passphrase: do not give one").format(path=path)) from e
     except ValueError as e:
         if passphrase is not None and needs_passphrase(path):
-            raise PassphraseError(f"wrong passphrase for the identity in {path}") from e
-        raise IdentityError(f"the identity file {path} is damaged: {e}") from e
+            # TRANSLATORS: {path} is the key file.
+            raise PassphraseError(_("wrong passphrase for the identity in {path}").format(path=path)) from e
+        # TRANSLATORS: {path} is the key file, {error} what the key reader found wrong (in its own English words).
+        raise IdentityError(_("the identity file {path} is damaged: {error}").format(path=path, error=error_text(e))) from e
     except UnsupportedAlgorithm as e:
-        raise IdentityError(f"the identity file {path} holds a key spite cannot use") from e
+        # TRANSLATORS: {path} is the key file.
+        raise IdentityError(_("the identity file {path} holds a key spite cannot use").format(path=path)) from e
     if not isinstance(key, Ed25519PrivateKey):
-        raise IdentityError(f"the identity file {path} holds a {type(key).__name__}, not an Ed25519 key")
+        # TRANSLATORS: {path} is the key file, {kind} the kind of key it holds (a Python class name, like RSAPrivateKey).
+        raise IdentityError(_("the identity file {path} holds a {kind}, not an Ed25519 key").format(path=path, kind=type(key).__name__))
     return Identity(name, key, path)
 
 
@@ -246,13 +268,17 @@ def _read_key_file(path: Path) -> str:
     try:
         data = read_head(path, _MAX_KEY_FILE + 1)
     except OSError as e:
-        raise IdentityError(f"cannot read the identity file {path}: {e.strerror or e}") from e
+        # TRANSLATORS: {path} is the key file, {error} the system's reason.
+        raise IdentityError(_("cannot read the identity file {path}: {error}").format(path=path, error=os_reason(e))) from e
     if len(data) > _MAX_KEY_FILE:
-        raise IdentityError(f"the identity file {path} is far too big to be a key file (over {_MAX_KEY_FILE // 1024} KiB)")
+        # TRANSLATORS: {path} is the file, {size} a number of kibibytes (64).
+        too_big = _("the identity file {path} is far too big to be a key file (over {size} KiB)")
+        raise IdentityError(too_big.format(path=path, size=_MAX_KEY_FILE // 1024))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise IdentityError(f"the identity file {path} is not text: it holds no key") from e
+        # TRANSLATORS: {path} is the file.
+        raise IdentityError(_("the identity file {path} is not text: it holds no key").format(path=path)) from e
 
 
 def rename(identity: Identity, name: str, passphrase: str | None = None) -> Identity:
@@ -283,35 +309,54 @@ def _split(text: str, path: Path) -> tuple[str, str]:
     """The name line and the PEM block of a key file."""
     start = text.find("-----BEGIN")
     if start < 0:
-        raise IdentityError(f"the identity file {path} holds no key")
+        # TRANSLATORS: {path} is the file.
+        raise IdentityError(_("the identity file {path} holds no key").format(path=path))
     name = ""
     for line in text[:start].splitlines():
         if line.startswith(_NAME_LINE):
             try:
                 name = json.loads(line[len(_NAME_LINE) :])
             except ValueError as e:
-                raise IdentityError(f"the name line of the identity file {path} is damaged") from e
+                # TRANSLATORS: {path} is the key file.
+                raise IdentityError(_("the name line of the identity file {path} is damaged").format(path=path)) from e
     if not isinstance(name, str) or not name:
         name = path.stem
     return name, text[start:]
 
 
 def check_name(name: str) -> str:
-    """`name` without the spaces around it, if a player may choose it: 1 to 64 printable characters, no fingerprint or key.
+    """`name` without the spaces around it, in NFC, if a player may choose it: 1 to 64 printable characters, no fingerprint or key.
 
     Control characters (C0, C1, DEL), bidi overrides and other invisible format characters are refused:
     they could hide or fake what a terminal shows next to the name. So is what looks like a fingerprint
     (ABCD-EFGH-IJKL-MNOP) or a public key (KEY_LIKE). Brackets are fine: names are never markup.
+
+    A name is kept in NFC, the composed form: "ễ" typed as e and two combining marks (as some keyboards type it) is one
+    character, so that the same name is the same text however it was typed.
     """
-    name = name.strip()
-    if not name or len(name) > _MAX_NAME or not name.isprintable():
-        why = "control, bidi or other invisible characters" if name and not name.isprintable() else f"1 to {_MAX_NAME} characters"
-        raise IdentityError(f"a player's name has 1 to {_MAX_NAME} printable characters; {shown(name)} has {why}")
-    if re.search(KEY_LIKE, name):
-        raise IdentityError(
-            f"a player's name may not look like a key's fingerprint (ABCD-EFGH-IJKL-MNOP) or a public key ({PUBLIC_PREFIX}...), "
-            f"as {shown(name)} does: spite shows the real fingerprint apart from the name"
+    name = unicodedata.normalize("NFC", name.strip())
+    if name and not name.isprintable():
+        # TRANSLATORS: {most} is the longest a name may be (64), {name} the name given, in quotes.
+        refused = _("a player's name has 1 to {most} printable characters; {name} has control, bidi or other invisible characters")
+        raise IdentityError(refused.format(most=_MAX_NAME, name=shown(name)))
+    if not name:
+        # TRANSLATORS: {most} is the longest a name may be (64).
+        raise IdentityError(_("a player's name has 1 to {most} printable characters; this one is empty").format(most=_MAX_NAME))
+    if len(name) > _MAX_NAME:
+        # TRANSLATORS: {most} is the longest a name may be (64), {name} the name given (cut short), in quotes, {n} its length.
+        refused = ngettext(
+            "a player's name has 1 to {most} printable characters; {name} has {n} characters",
+            "a player's name has 1 to {most} printable characters; {name} has {n} characters",
+            len(name),
         )
+        raise IdentityError(refused.format(most=_MAX_NAME, name=shown(name), n=len(name)))
+    if re.search(KEY_LIKE, name):
+        posing = _(
+            # TRANSLATORS: {name} is the name given, in quotes; keep ABCD-EFGH-IJKL-MNOP (a fingerprint's shape) and spite1:...
+            "a player's name may not look like a key's fingerprint (ABCD-EFGH-IJKL-MNOP) or a public key (spite1:...), "
+            "as {name} does: spite shows the real fingerprint apart from the name"
+        )
+        raise IdentityError(posing.format(name=shown(name)))
     return name
 
 

@@ -34,6 +34,7 @@ from pbm.errors import (
     SpiteError,
 )
 from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, write_new
+from pbm.i18n import _, ngettext
 from pbm.identity import PublicKey
 from pbm.saves import Player, SaveFile
 from pbm.shown import cut
@@ -143,23 +144,40 @@ def _trouble(path: Path, error: sqlite3.DatabaseError, wrote: bool = False) -> S
     """The one line for what SQLite said of the journal at `path`: the home's trouble (read-only, full, busy) or a damage."""
     if isinstance(error, sqlite3.OperationalError) and (error.sqlite_errorname or "").startswith(_HOME_TROUBLE):
         return home_error(path.parent, error)
-    return _damaged(path, f"is damaged ({cut(str(error).strip().split(chr(10))[0])})", wrote)
+    # TRANSLATORS: {path} is the journal file, {detail} what SQLite said of it (in English).
+    damaged = _("your journal {path} is damaged ({detail})")
+    return _damaged(path, damaged.format(path=path, detail=cut(str(error).strip().split(chr(10))[0])), wrote)
 
 
 def _damaged(path: Path, what: str, wrote: bool = False) -> DamagedJournalError:
-    """The one line for a journal at `path` that `what` (is damaged, is a folder…): where it is, what was written, how to go on."""
-    return DamagedJournalError(
-        f"your journal {path} {what}: {'the command stopped there' if wrote else 'nothing was written'}. "
-        f"Move it aside (to {path.name}.damaged, say) and run this again: "
-        "the files of each match carry your side of it (docs/save-format.md, Continuing elsewhere)"
-    )
+    """The one line for a journal at `path` of which `what` says what is wrong ("your journal … is damaged", "… is a
+    folder"…), in the player's language: what was written, and how to go on."""
+    if wrote:
+        stopped = _(
+            # TRANSLATORS: {trouble} says what is wrong with the journal (like "your journal /home/ana/journal.sqlite is empty
+            # (0 bytes)"); {name} is the name to move it to; "Continuing elsewhere" is a section of docs/save-format.md.
+            "{trouble}: the command stopped there. Move it aside (to {name}, say) and run this again: "
+            "the files of each match carry your side of it (docs/save-format.md, Continuing elsewhere)"
+        )
+    else:
+        stopped = _(
+            # TRANSLATORS: {trouble} says what is wrong with the journal (like "your journal /home/ana/journal.sqlite is empty
+            # (0 bytes)"); {name} is the name to move it to; "Continuing elsewhere" is a section of docs/save-format.md.
+            "{trouble}: nothing was written. Move it aside (to {name}, say) and run this again: "
+            "the files of each match carry your side of it (docs/save-format.md, Continuing elsewhere)"
+        )
+    return DamagedJournalError(stopped.format(trouble=what, name=f"{path.name}.damaged"))
 
 
 def _check_pages(db: sqlite3.Connection, path: Path) -> None:
     """SQLite's quick check of the journal's pages and indexes: DamagedJournalError, before anything is written into it, unless ok."""
     said = [row[0] for row in db.execute("PRAGMA quick_check")]
     if said != ["ok"]:
-        raise _damaged(path, f"is damaged ({cut(said[0] if said else 'no answer')})")
+        if not said:
+            # TRANSLATORS: {path} is the journal file; SQLite gave no answer when asked to check it.
+            raise _damaged(path, _("your journal {path} is damaged (no answer)").format(path=path))
+        # TRANSLATORS: {path} is the journal file, {detail} what SQLite said of it (in English).
+        raise _damaged(path, _("your journal {path} is damaged ({detail})").format(path=path, detail=cut(said[0])))
 
 
 def _empty() -> sqlite3.Connection:
@@ -291,14 +309,16 @@ class Journal:
             if write:
                 ensure_private_dir(home)
             if path.is_dir():
-                raise _damaged(path, "is a folder, not a file")
+                # TRANSLATORS: {path} is the journal file.
+                raise _damaged(path, _("your journal {path} is a folder, not a file").format(path=path))
             if not path.exists() and not write:
                 return cls(_empty(), path, writable=False)
             if not path.exists():
                 with contextlib.closing(_empty()) as new:
                     write_new(path, new.serialize(), "journal", mode=0o600)  # whole and private from its first byte
             elif path.stat().st_size == 0:  # spite never leaves one so (it writes a new journal whole): it lost what it held
-                raise _damaged(path, "is empty (0 bytes)")
+                # TRANSLATORS: {path} is the journal file.
+                raise _damaged(path, _("your journal {path} is empty (0 bytes)").format(path=path))
             db = sqlite3.connect(path) if write else sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         except FileExistsError:  # another spite made it meanwhile
             db = sqlite3.connect(path)
@@ -307,7 +327,8 @@ class Journal:
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise JournalError(f"the journal {path} was written by a newer spite: upgrade spite")
+                # TRANSLATORS: {path} is the journal file.
+                raise JournalError(_("the journal {path} was written by a newer spite: upgrade spite").format(path=path))
             if version < SCHEMA_VERSION and not write:  # an older journal is upgraded, which is a write
                 db.close()
                 return cls.open(home)
@@ -319,7 +340,13 @@ class Journal:
                     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             lost = _TABLES - {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if lost:
-                raise _damaged(path, f"has lost its table{'s' if len(lost) > 1 else ''} {', '.join(sorted(lost))}")
+                gone = ngettext(
+                    # TRANSLATORS: {path} is the journal file, {tables} the names of its SQLite tables that are missing.
+                    "your journal {path} has lost its table {tables}",
+                    "your journal {path} has lost its tables {tables}",
+                    len(lost),
+                )
+                raise _damaged(path, gone.format(path=path, tables=", ".join(sorted(lost))))
         except SpiteError:
             db.close()
             raise
@@ -444,11 +471,14 @@ class Journal:
             if seat == 1 and save.seq == 1 and offered.key == "":
                 continue  # the open invitation itself, seen again after someone joined it: it named no key for seat 1
             if known.key != offered.key:
-                raise KeyMismatchError(
-                    f"the key of {known.name} (seat {seat}) has changed in this match: you pinned {known.fingerprint}, "
-                    f"this file says {offered.fingerprint}. Someone may be impersonating {known.name}; "
+                changed = _(
+                    # TRANSLATORS: {name} is a player's name, {seat} their seat (0 or 1); {pinned} and {offered} are fingerprints
+                    # of keys (ABCD-EFGH-IJKL-MNOP).
+                    "the key of {name} (seat {seat}) has changed in this match: you pinned {pinned}, "
+                    "this file says {offered}. Someone may be impersonating {name}; "
                     "if they really have a new key, they should start a new match"
                 )
+                raise KeyMismatchError(changed.format(name=known.name, seat=seat, pinned=known.fingerprint, offered=offered.fingerprint))
         latest = self.latest(save.match)
         if latest is None:  # a match row without saves: only an interrupted record could leave that
             return Check(Status.NEW_MATCH, None, ())
@@ -460,39 +490,51 @@ class Journal:
         ).fetchone()
         if crossed is not None:
             mover, resigner = save.players[save.signer].name, save.players[crossed[1]].name
-            raise CrossedError(
-                f"{mover}'s file of game {save.game}, turn {save.turn} crossed {resigner}'s resignation of game {crossed[0]}, "
-                f"which stands: that file is void. {mover}'s answer to the resignation is the file that comes next"
+            void = _(
+                # TRANSLATORS: {mover} and {resigner} are the players' names; {game} and {turn} say which file, {resigned} which
+                # game was resigned.
+                "{mover}'s file of game {game}, turn {turn} crossed {resigner}'s resignation of game {resigned}, "
+                "which stands: that file is void. {mover}'s answer to the resignation is the file that comes next"
             )
+            raise CrossedError(void.format(mover=mover, game=save.game, turn=save.turn, resigner=resigner, resigned=crossed[0]))
         seen = self._db.execute(f"SELECT {_SAVE_COLUMNS} FROM saves WHERE hash = ?", (digest,)).fetchone()
         if seen is not None:
             old = _record(seen)
-            raise ReplayError(
-                f"you have already played from this file (game {old.game}, turn {old.turn}); "
-                f"the match is now at game {latest.game}, turn {latest.turn}"
+            played = _(
+                # TRANSLATORS: {game} and {turn} say which file this is; {latest_game} and {latest_turn} where the match is now.
+                "you have already played from this file (game {game}, turn {turn}); "
+                "the match is now at game {latest_game}, turn {latest_turn}"
             )
+            raise ReplayError(played.format(game=old.game, turn=old.turn, latest_game=latest.game, latest_turn=latest.turn))
         sibling = self._db.execute(
             f"SELECT {_SAVE_COLUMNS} FROM saves WHERE match = ? AND prev = ? AND signer = ? LIMIT 1", (save.match, save.prev, save.signer)
         ).fetchone()
         if sibling is not None:
-            raise ForkError(
-                f"{save.players[save.signer].name} sent two different versions of turn {save.turn} (game {save.game}); "
-                "the one you received first stands, this one is refused"
+            fork = _(
+                # TRANSLATORS: {name} is the other player's name.
+                "{name} sent two different versions of turn {turn} (game {game}); the one you received first stands, this one is refused"
             )
+            raise ForkError(fork.format(name=save.players[save.signer].name, turn=save.turn, game=save.game))
         if save.seq == latest.seq and latest.signer != save.signer and save.prev == latest.prev and _resigns(save):
             return Check(Status.CROSSING, latest)  # docs/save-format.md, Resigning: it takes the place of this player's unanswered file
         if save.seq <= latest.seq:
-            raise RollbackError(
-                f"this file is older than the latest you have: it is game {save.game}, turn {save.turn}, "
-                f"and you already have game {latest.game}, turn {latest.turn}"
+            older = _(
+                # TRANSLATORS: {game} and {turn} say which file this is; {latest_game} and {latest_turn} the latest one the player has.
+                "this file is older than the latest you have: it is game {game}, turn {turn}, "
+                "and you already have game {latest_game}, turn {latest_turn}"
             )
+            raise RollbackError(older.format(game=save.game, turn=save.turn, latest_game=latest.game, latest_turn=latest.turn))
         if save.prev != latest.hash:
-            raise ChainError(
-                f"this file (game {save.game}, turn {save.turn}) does not follow the latest save you have "
-                f"(game {latest.game}, turn {latest.turn}): a file in between is missing"
+            gap = _(
+                # TRANSLATORS: {game} and {turn} say which file this is; {latest_game} and {latest_turn} the latest one the player has.
+                "this file (game {game}, turn {turn}) does not follow the latest save you have "
+                "(game {latest_game}, turn {latest_turn}): a file in between is missing"
             )
+            raise ChainError(gap.format(game=save.game, turn=save.turn, latest_game=latest.game, latest_turn=latest.turn))
         if save.seq != latest.seq + 1:
-            raise ChainError(f"this file is numbered {save.seq} but follows save {latest.seq}: it was made wrongly")
+            # TRANSLATORS: {seq} and {latest} are the numbers of files in a match's chain of files.
+            misnumbered = _("this file is numbered {seq} but follows save {latest}: it was made wrongly")
+            raise ChainError(misnumbered.format(seq=save.seq, latest=latest.seq))
         return Check(Status.CONTINUES, latest, newly)
 
     # --- changes ---
@@ -756,7 +798,9 @@ def _where(path: Path | str) -> str:
         where.encode("utf-8")
     except UnicodeEncodeError as e:
         name = os.fsencode(where).decode("utf-8", "backslashreplace")
-        raise JournalError(f"the name of {name} is not UTF-8 text, which your journal keeps: rename the file; nothing was written") from e
+        # TRANSLATORS: {name} is a file's path.
+        not_utf8 = _("the name of {name} is not UTF-8 text, which your journal keeps: rename the file; nothing was written")
+        raise JournalError(not_utf8.format(name=name)) from e
     return where
 
 

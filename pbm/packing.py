@@ -18,8 +18,22 @@ _LEVEL = 9
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
+# Why a text does not unpack (PackingError.reason). The error's own text is English words that end a sentence about the
+# field ("field 'history' " + "is cut short"): a caller that shows it says the whole sentence in the player's language,
+# one message a reason (pbm/saves.py, pbm/carry.py), for translators must see whole sentences.
+EDITED, TOO_BIG, CUT, JUNK, NOT_DATA, NOT_BASE64 = "edited", "too big", "cut", "junk", "not data", "not base64"
+
+
 class PackingError(ValueError):
-    """Text that does not unpack: not base64url, not a whole deflate stream, too big unpacked, or not JSON."""
+    """Text that does not unpack: not base64url, not a whole deflate stream, too big unpacked, or not JSON.
+
+    `reason` says which (EDITED, TOO_BIG, CUT, JUNK, NOT_DATA, NOT_BASE64), `limit` the KiB it may unpack to (TOO_BIG).
+    """
+
+    def __init__(self, message: str, reason: str, limit: int = 0) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.limit = limit
 
 
 def to_json(value: Any) -> bytes:
@@ -39,17 +53,17 @@ def inflate(raw: bytes, zdict: bytes = b"", limit: int = MAX_UNPACKED) -> Any:
     try:
         data = stretch.decompress(raw, limit)
     except zlib.error as e:
-        raise PackingError("does not unpack: it was edited or cut") from e
+        raise PackingError("does not unpack: it was edited or cut", EDITED) from e
     if stretch.unconsumed_tail:
-        raise PackingError(f"unpacks to more than {limit // 1024} KiB")
+        raise PackingError(f"unpacks to more than {limit // 1024} KiB", TOO_BIG, limit // 1024)
     if not stretch.eof:
-        raise PackingError("is cut short")
+        raise PackingError("is cut short", CUT)
     if stretch.unused_data:
-        raise PackingError("has junk after its end")
+        raise PackingError("has junk after its end", JUNK)
     try:
         return json.loads(data)
     except (ValueError, RecursionError) as e:
-        raise PackingError("does not unpack to plain data") from e
+        raise PackingError("does not unpack to plain data", NOT_DATA) from e
 
 
 def pack(value: Any, zdict: bytes = b"") -> str:
@@ -60,9 +74,9 @@ def pack(value: Any, zdict: bytes = b"") -> str:
 def unpack(text: str, zdict: bytes = b"", limit: int = MAX_UNPACKED) -> Any:
     """The data packed in `text`; raises PackingError, saying what is wrong, for anything else."""
     if not _BASE64URL.fullmatch(text):
-        raise PackingError("is not base64url text")
+        raise PackingError("is not base64url text", NOT_BASE64)
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError) as e:  # a length no base64 text has
-        raise PackingError("is not base64url text") from e
+        raise PackingError("is not base64url text", NOT_BASE64) from e
     return inflate(raw, zdict, limit)

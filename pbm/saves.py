@@ -31,8 +31,9 @@ from pbm import savetext
 from pbm.canonical import MAX_SAFE_INT, canonical, check_values
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
 from pbm.home import MATCH_ID, read_head, write_atomic
+from pbm.i18n import N_, _, error_text, ngettext, os_reason
 from pbm.identity import KEY_LIKE, Identity, PublicKey
-from pbm.packing import PackingError, pack, unpack
+from pbm.packing import CUT, EDITED, JUNK, NOT_BASE64, NOT_DATA, TOO_BIG, PackingError, pack, unpack
 from pbm.schema import Fields, Flag, Items, Keyed, Opaque, Text, Whole, check
 from pbm.shown import shown
 from pbm.table import STATE
@@ -213,6 +214,18 @@ def pack_history(history: tuple[TurnRecord, ...]) -> str:
     return pack([[t.by, t.moves] for t in history]) if history else ""
 
 
+# Why field 'history' does not unpack, by PackingError.reason ('history' is the field's name in the file).
+_UNPACKED = {
+    EDITED: N_("field 'history' does not unpack: it was edited or cut"),
+    # TRANSLATORS: {size} is a number of kibibytes.
+    TOO_BIG: N_("field 'history' unpacks to more than {size} KiB"),
+    CUT: N_("field 'history' is cut short"),
+    JUNK: N_("field 'history' has junk after its end"),
+    NOT_DATA: N_("field 'history' does not unpack to plain data"),
+    NOT_BASE64: N_("field 'history' is not base64url text"),
+}
+
+
 def unpack_history(text: str) -> tuple[TurnRecord, ...]:
     """The turns packed in `text`; raises SaveFormatError naming the field for anything else."""
     if not text:
@@ -220,13 +233,15 @@ def unpack_history(text: str) -> tuple[TurnRecord, ...]:
     try:
         entries = unpack(text)
     except PackingError as e:
-        raise SaveFormatError(f"field 'history' {e}", "history") from e
+        raise SaveFormatError(_(_UNPACKED[e.reason]).format(size=e.limit), "history") from e
     if not isinstance(entries, list):
-        raise SaveFormatError("field 'history' should unpack to a list of turns", "history")
+        raise SaveFormatError(_("field 'history' should unpack to a list of turns"), "history")
     history = []
     for i, entry in enumerate(entries):
         if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], str)):
-            raise SaveFormatError(f"field 'history[{i}]' should be a seat and the moves of a turn", f"history[{i}]")
+            # TRANSLATORS: {field} names a field of a save, in quotes (like 'history[3]').
+            refused = _("field {field} should be a seat and the moves of a turn")
+            raise SaveFormatError(refused.format(field=repr(f"history[{i}]")), f"history[{i}]")
         history.append(TurnRecord(entry[0], entry[1]))
     return tuple(history)
 
@@ -251,7 +266,13 @@ def to_toml(save: SaveFile) -> bytes:
     """The save as TOML bytes, no line over 76 characters (pbm/savetext.py); raises TooLargeError past MAX_BYTES."""
     data = savetext.dumps(payload(save)).encode("utf-8")
     if len(data) > MAX_BYTES:
-        raise TooLargeError(f"this save would take {len(data)} bytes; a save may take at most {MAX_BYTES} ({MAX_BYTES // 1024} KiB)")
+        too_large = ngettext(
+            # TRANSLATORS: {size} and {most} are numbers of bytes, {kib} the same limit in kibibytes.
+            "this save would take {size} byte; a save may take at most {most} ({kib} KiB)",
+            "this save would take {size} bytes; a save may take at most {most} ({kib} KiB)",
+            len(data),
+        )
+        raise TooLargeError(too_large.format(size=len(data), most=MAX_BYTES, kib=MAX_BYTES // 1024))
     return data
 
 
@@ -261,19 +282,25 @@ def parse(data: bytes) -> SaveFile:
     Raises TooLargeError, UnsupportedFormatError, or SaveFormatError naming the field. It does not verify the signature.
     """
     if len(data) > MAX_BYTES:
-        raise TooLargeError(f"this file has more than {MAX_BYTES} bytes; a spite save has at most {MAX_BYTES} ({MAX_BYTES // 1024} KiB)")
+        # TRANSLATORS: {most} is a number of bytes, {kib} the same in kibibytes.
+        too_large = _("this file has more than {most} bytes; a spite save has at most {most} ({kib} KiB)")
+        raise TooLargeError(too_large.format(most=MAX_BYTES, kib=MAX_BYTES // 1024))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise SaveFormatError("not a spite save file: it is not text (UTF-8)") from e
+        raise SaveFormatError(_("not a spite save file: it is not text (UTF-8)")) from e
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise SaveFormatError(f"not a spite save file: it is not valid TOML ({e}); was it cut short or edited?") from e
+        # TRANSLATORS: {error} is what the TOML reader found wrong, in its own English words.
+        not_toml = _("not a spite save file: it is not valid TOML ({error}); was it cut short or edited?")
+        raise SaveFormatError(not_toml.format(error=error_text(e))) from e
     except RecursionError as e:
-        raise SaveFormatError("not a spite save file: its lists or tables are nested far too deeply") from e
+        raise SaveFormatError(_("not a spite save file: its lists or tables are nested far too deeply")) from e
     except ValueError as e:  # Python's limit on converting a number of thousands of digits (sys.get_int_max_str_digits)
-        raise SaveFormatError(f"not a spite save file: it holds a number of thousands of digits (at most {MAX_SAFE_INT} is allowed)") from e
+        # TRANSLATORS: {most} is the largest number a save may hold.
+        huge = _("not a spite save file: it holds a number of thousands of digits (at most {most} is allowed)")
+        raise SaveFormatError(huge.format(most=MAX_SAFE_INT)) from e
     _check_format(doc)
     check_values(doc)  # refuse floats, dates and huge numbers anywhere, naming the field
     return _from_payload(doc)
@@ -284,34 +311,58 @@ def read(path: Path) -> SaveFile:
     try:
         data = read_head(path, MAX_BYTES + 1)
     except OSError as e:
-        raise SaveFormatError(f"cannot read {path}: {e.strerror or e}") from e
+        # TRANSLATORS: {path} is the file, {error} the system's reason.
+        raise SaveFormatError(_("cannot read {path}: {error}").format(path=path, error=os_reason(e))) from e
     return parse(data)
 
 
 def _check_format(doc: dict[str, Any], expected: str = FORMAT) -> None:
     fmt = doc.get("format")
-    what = "spite save file" if expected == FORMAT else "spite turn"
     if fmt is None:
-        raise SaveFormatError(f"not a {what}: it has no 'format' field", "format")
+        if expected == FORMAT:
+            raise SaveFormatError(_("not a spite save file: it has no 'format' field"), "format")
+        raise SaveFormatError(_("not a spite turn: it has no 'format' field"), "format")
     if fmt != expected:
-        raise UnsupportedFormatError(f"not a {what}: its format is {shown(fmt)}, not {expected!r}", "format")
+        if expected == FORMAT:
+            # TRANSLATORS: {found} is the format the file names, {expected} the one a save names ('spite-save'), both in quotes.
+            other = _("not a spite save file: its format is {found}, not {expected}")
+        else:
+            # TRANSLATORS: {found} is the format the turn names, {expected} the one a turn names ('spite-turn'), both in quotes.
+            other = _("not a spite turn: its format is {found}, not {expected}")
+        raise UnsupportedFormatError(other.format(found=shown(fmt), expected=repr(expected)), "format")
     version = doc.get("version")
     if version is None:
-        raise SaveFormatError("field 'version' is missing", "version")
+        # TRANSLATORS: {field} names a field of a save, in quotes (like 'state.turn').
+        raise SaveFormatError(_("field {field} is missing").format(field=repr("version")), "version")
     if type(version) is not int:
-        raise SaveFormatError(f"field 'version' should be a whole number, not {shown(version)}", "version")
+        raise Whole().refuse(version, "version")
     if version != VERSION:
-        hint = "a newer spite wrote it: upgrade spite" if version > VERSION else "this spite no longer reads it"
-        raise UnsupportedFormatError(f"this is a version {version} save; this spite reads version {VERSION} ({hint})", "version")
+        if version > VERSION:
+            # TRANSLATORS: {version} and {current} are version numbers of the save format.
+            other = _("this is a version {version} save; this spite reads version {current} (a newer spite wrote it: upgrade spite)")
+        else:
+            # TRANSLATORS: {version} and {current} are version numbers of the save format.
+            other = _("this is a version {version} save; this spite reads version {current} (this spite no longer reads it)")
+        raise UnsupportedFormatError(other.format(version=version, current=VERSION), "version")
 
 
 _BASE64URL = r"[A-Za-z0-9_-]*"
-_RULE_KINDS = {"bool": Flag(), "int": Whole(1), "str": Text(r"[a-z0-9][a-z0-9_-]{0,31}", "a short lower-case name")}
+# What each Text holds is said after "should be" in a refusal (pbm/schema.py translates it there).
+# TRANSLATORS: what a field of a save must hold, after "should be".
+_RULE_KINDS = {"bool": Flag(), "int": Whole(1), "str": Text(r"[a-z0-9][a-z0-9_-]{0,31}", N_("a short lower-case name"))}
 RULES = Fields({name: _RULE_KINDS[kind] for name, kind in _RULE_FIELDS.items()} | {"decks": Whole(1, 8)})
 PLAYER = Fields(
     {
-        "name": Text(rf"(?!.*{KEY_LIKE})[^\x00-\x1f]{{1,64}}", "1 to 64 printable characters, none shaped like a fingerprint or key"),
-        "key": Text(r"(?:spite1:[A-Za-z0-9_-]{43})?", "a public key (spite1:...), or empty for the seat an invitation leaves open"),
+        "name": Text(
+            rf"(?!.*{KEY_LIKE})[^\x00-\x1f]{{1,64}}",
+            # TRANSLATORS: what a player's name in a save must be, after "should be".
+            N_("1 to 64 printable characters, none shaped like a fingerprint or key"),
+        ),
+        "key": Text(
+            r"(?:spite1:[A-Za-z0-9_-]{43})?",
+            # TRANSLATORS: what a field of a save must hold, after "should be"; spite1:... is the start of a public key: keep it.
+            N_("a public key (spite1:...), or empty for the seat an invitation leaves open"),
+        ),
     }
 )
 # A whole save, field by field (docs/save-format.md); what one field says about another is checked by _validate.
@@ -319,23 +370,36 @@ SAVE = Fields(
     {
         "format": Text(what=f"{FORMAT!r}"),
         "version": Whole(),
-        "match": Text(MATCH_ID, "16 to 64 lower-case hex digits"),
+        # TRANSLATORS: what a field of a save must hold, after "should be".
+        "match": Text(MATCH_ID, N_("16 to 64 lower-case hex digits")),
         "seq": Whole(1),
         "game": Whole(1),
         "turn": Whole(0),
-        "prev": Text(r"(?:[0-9a-f]{64})?", "64 lower-case hex digits (a SHA-256), or empty for the first save"),
+        # TRANSLATORS: what a field of a save must hold, after "should be".
+        "prev": Text(r"(?:[0-9a-f]{64})?", N_("64 lower-case hex digits (a SHA-256), or empty for the first save")),
         "signer": Whole(0, 1),
-        "signature": Text(r"(?:[A-Za-z0-9_-]{86})?", "86 base64url characters (an Ed25519 signature)"),
-        "turn_signature": Text(r"(?:[A-Za-z0-9_-]{86})?", "86 base64url characters (an Ed25519 signature)"),
+        # TRANSLATORS: what a field of a save must hold, after "should be".
+        "signature": Text(r"(?:[A-Za-z0-9_-]{86})?", N_("86 base64url characters (an Ed25519 signature)")),
+        # TRANSLATORS: what a field of a save must hold, after "should be".
+        "turn_signature": Text(r"(?:[A-Za-z0-9_-]{86})?", N_("86 base64url characters (an Ed25519 signature)")),
         "score": Items(Whole(0), count=2),
         "rules": RULES,
         "players": Items(PLAYER, count=2),
         "state": STATE,
-        "history": Text(_BASE64URL, "packed turns (base64url text)"),
+        # TRANSLATORS: what a field of a save must hold, after "should be".
+        "history": Text(_BASE64URL, N_("packed turns (base64url text)")),
         "protocol": Fields(
-            {"message": Opaque(), "carry": Text(_BASE64URL, "packed sides (base64url text)")}, optional=frozenset({"message", "carry"})
+            # TRANSLATORS: what a field of a save must hold, after "should be".
+            {"message": Opaque(), "carry": Text(_BASE64URL, N_("packed sides (base64url text)"))},
+            optional=frozenset({"message", "carry"}),
         ),
-        "secrets": Keyed(("0", "1"), Text(_BASE64URL, "sealed secrets (base64url text)"), "seat"),
+        "secrets": Keyed(
+            ("0", "1"),
+            # TRANSLATORS: what a field of a save must hold, after "should be".
+            Text(_BASE64URL, N_("sealed secrets (base64url text)")),
+            # TRANSLATORS: what the keys of the table 'secrets' of a save are (0 and 1), in "the keys of 'secrets' are seats (0, 1)".
+            N_("seats"),
+        ),
     }
 )
 
@@ -358,7 +422,7 @@ def from_turn(doc: dict[str, Any]) -> SaveFile:
     check_values(doc)
     check(TURN, doc)
     if doc["signature"] == "":
-        raise SaveFormatError("field 'signature' is empty: the turn was never signed", "signature")
+        raise SaveFormatError(_("field 'signature' is empty: the turn was never signed"), "signature")
     return SaveFile(**_labels_from(doc), protocol={"message": doc["message"]}, turn_signature=doc["signature"], partial=True)
 
 
@@ -367,7 +431,8 @@ def _from_payload(doc: dict[str, Any]) -> SaveFile:
     check(SAVE, doc)
     for name in ("signature", "turn_signature"):
         if doc[name] == "":
-            raise SaveFormatError(f"field {name!r} is empty: the file was never signed", name)
+            # TRANSLATORS: {field} names a field of a save, in quotes ('signature' or 'turn_signature').
+            raise SaveFormatError(_("field {field} is empty: the file was never signed").format(field=repr(name)), name)
     return SaveFile(
         **_labels_from(doc),
         state=doc["state"],
@@ -385,7 +450,8 @@ def _labels_from(doc: dict[str, Any]) -> dict[str, Any]:
     try:
         ruleset = Ruleset(**doc["rules"])
     except ValueError as e:  # numbers each fine, together impossible
-        raise SaveFormatError(f"field 'rules': {e}", "rules") from e
+        # TRANSLATORS: {error} says why the rules of a save cannot be played (in English: only a changed file has such rules).
+        raise SaveFormatError(_("field 'rules': {error}").format(error=error_text(e)), "rules") from e
     return {
         "match": doc["match"],
         "seq": doc["seq"],
@@ -405,39 +471,45 @@ def _validate(save: SaveFile) -> None:
     Each names the field it refuses.
     """
 
-    def bad(where: str, why: str) -> SaveFormatError:
-        return SaveFormatError(f"field {where!r} {why}", where)
+    def bad(where: str, message: str, **values: object) -> SaveFormatError:
+        """The refusal of field `where`: `message` (translated) names it as {field}."""
+        return SaveFormatError(message.format(field=repr(where), **values), where)
 
+    # what only a caller's mistake can make (a save read from a file never has it) is said in English
     if save.format != FORMAT or save.version != VERSION:
         raise UnsupportedFormatError(f"this spite writes {FORMAT} version {VERSION} only", "format")
     if not (isinstance(save.rules, Ruleset) and all(isinstance(p, Player) for p in save.players)):
-        raise bad("rules", "and players should be a Ruleset and two Players")
+        raise bad("rules", "field {field} and players should be a Ruleset and two Players")
     if not all(isinstance(t, TurnRecord) for t in save.history):
-        raise bad("history", "should list turn records")
+        raise bad("history", "field {field} should list turn records")
     check_values(save.state, "state")
     check_values(save.protocol, "protocol")
     check(SAVE, _payload(save, ""))  # the turns are checked as records below, not as the text that packs them
     if save.partial and save.signature:
-        raise bad("signature", "is not in a turn code: only its turn is signed")
+        raise bad("signature", "field {field} is not in a turn code: only its turn is signed")
     if (save.seq == 1) != (save.prev == ""):
-        raise bad("prev", "should be empty exactly in the first save of a match (seq 1)")
+        raise bad("prev", _("field 'prev' should be empty exactly in the first save of a match (seq 1)"))
     for i, player in enumerate(save.players):
         if i == 1 and player.key == "" and save.seq == 1:
             continue  # an open invitation: whoever joins takes seat 1 with their key
         try:
             player.public_key  # noqa: B018 -- parsing is the check
         except PublicKeyError as e:
-            raise bad(f"players[{i}].key", f"is not a public key: {e}") from e
+            # TRANSLATORS: {field} names a field of a save, in quotes (like 'players[1].key'); {error} says what is wrong with it.
+            raise bad(f"players[{i}].key", _("field {field} is not a public key: {error}"), error=error_text(e)) from e
     if save.players[0].key == save.players[1].key:
-        raise bad("players", "names the same key for both seats")
+        raise bad("players", _("field 'players' names the same key for both seats"))
     for i, record in enumerate(save.history):
         if record.by not in (0, 1):
-            raise bad(f"history[{i}].by", "should be a seat, 0 or 1")
+            # TRANSLATORS: {field} names a field of a save, in quotes (like 'history[3].by').
+            raise bad(f"history[{i}].by", _("field {field} should be a seat, 0 or 1"))
         try:
             if not parse_turn(record.moves):
-                raise bad(f"history[{i}].moves", "is empty: every turn has at least one move")
+                # TRANSLATORS: {field} names a field of a save, in quotes (like 'history[3].moves').
+                raise bad(f"history[{i}].moves", _("field {field} is empty: every turn has at least one move"))
         except InvalidMoveError as e:
-            raise bad(f"history[{i}].moves", f"is not a turn: {e}") from e
+            # TRANSLATORS: {field} names a field of a save, in quotes (like 'history[3].moves'); {error} says what is wrong with it.
+            raise bad(f"history[{i}].moves", _("field {field} is not a turn: {error}"), error=error_text(e)) from e
 
 
 # --- signing ---
@@ -448,7 +520,9 @@ def sign(save: SaveFile, identity: Identity) -> SaveFile:
     mine = identity.public_text
     seats = [seat for seat, player in enumerate(save.players) if player.key == mine]
     if not seats:
-        raise UnknownKeyError(f"you ({identity.name}, {identity.fingerprint}) are not a player of this match, so you cannot sign its saves")
+        # TRANSLATORS: {name} is the player's name, {fingerprint} their key's fingerprint (ABCD-EFGH-IJKL-MNOP).
+        not_yours = _("you ({name}, {fingerprint}) are not a player of this match, so you cannot sign its saves")
+        raise UnknownKeyError(not_yours.format(name=identity.name, fingerprint=identity.fingerprint))
     unsigned = _signed_copy(save, signer=seats[0], signature="", turn_signature="")
     turn_signed = _signed_copy(unsigned, turn_signature=_b64(identity.sign(unsigned.turn_bytes())))
     return _signed_copy(turn_signed, signature=_b64(identity.sign(turn_signed.signed_bytes())))
@@ -490,10 +564,13 @@ def verify(save: SaveFile, expected_public_key: PublicKey | str) -> Verified:
     expected = PublicKey.parse(expected_public_key) if isinstance(expected_public_key, str) else expected_public_key
     signer = save.players[save.signer]
     if signer.public_key != expected:
-        raise UnknownKeyError(
-            f"this {'turn code' if save.partial else 'file'} is signed by {signer.name} with key {signer.fingerprint}, "
-            f"which is not the key you know for them ({expected.fingerprint})"
-        )
+        if save.partial:
+            # TRANSLATORS: {name} is the signer's name; {fingerprint} and {expected} are fingerprints of keys (ABCD-EFGH-IJKL-MNOP).
+            other = _("this turn code is signed by {name} with key {fingerprint}, which is not the key you know for them ({expected})")
+        else:
+            # TRANSLATORS: {name} is the signer's name; {fingerprint} and {expected} are fingerprints of keys (ABCD-EFGH-IJKL-MNOP).
+            other = _("this file is signed by {name} with key {fingerprint}, which is not the key you know for them ({expected})")
+        raise UnknownKeyError(other.format(name=signer.name, fingerprint=signer.fingerprint, expected=expected.fingerprint))
     if save.__dict__.get(_VERIFIED) == expected:
         return Verified(save, expected)
     if not save.partial:
@@ -505,13 +582,13 @@ def verify(save: SaveFile, expected_public_key: PublicKey | str) -> Verified:
 
 def _check_signature(signature: str, data: bytes, key: PublicKey) -> None:
     if not signature:
-        raise BadSignatureError("this file is not signed")
+        raise BadSignatureError(_("this file is not signed"))
     try:
         raw = base64.urlsafe_b64decode(signature + "==")
     except (binascii.Error, ValueError) as e:
-        raise BadSignatureError("the signature is damaged") from e
+        raise BadSignatureError(_("the signature is damaged")) from e
     if _b64(raw) != signature:  # one signature, one text: otherwise a changed file could keep a valid signature
-        raise BadSignatureError("the signature is damaged: it was changed after signing")
+        raise BadSignatureError(_("the signature is damaged: it was changed after signing"))
     key.verify(raw, data)
 
 

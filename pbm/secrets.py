@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbm.errors import SecretsError
+from pbm.i18n import _
 from pbm.protocol.group import b64, unb64
 
 INFO = b"spite/secrets/v2"  # v2: the plaintext is padded to a fixed size
@@ -46,18 +47,19 @@ def seal(data: bytes, identity: bytes | Ed25519PrivateKey, match: bytes, rng=os.
 def unseal(blob: str, identity: bytes | Ed25519PrivateKey, match: bytes) -> bytes:
     """The data sealed in `blob`; raises SecretsError for a wrong key, another match or a changed blob."""
     if not isinstance(blob, str) or len(blob) < 38:  # nonce and tag alone are 28 bytes
-        raise SecretsError("the secrets blob is too short to be one")
+        # TRANSLATORS: the secrets blob is the part of a save that holds a player's own secrets, sealed to their key.
+        raise SecretsError(_("the secrets blob is too short to be one"))
     try:
         raw = unb64(blob, (len(blob) * 3) // 4, "the secrets blob")
     except Exception as e:
-        raise SecretsError("the secrets blob is not base64url text") from e
+        raise SecretsError(_("the secrets blob is not base64url text")) from e
     try:
         padded = AESGCM(secrets_key(identity, match)).decrypt(raw[:_NONCE], raw[_NONCE:], INFO + match)
     except InvalidTag as e:
         raise SecretsError(
-            "the secrets in this file do not open with your identity key: another key, another match, or a changed file"
+            _("the secrets in this file do not open with your identity key: another key, another match, or a changed file")
         ) from e
     size = int.from_bytes(padded[:2], "big")
     if len(padded) % PADDED or size > len(padded) - 2:  # sealed by this key, so by a client of another version
-        raise SecretsError("the secrets in this file are not padded as this spite seals them")
+        raise SecretsError(_("the secrets in this file are not padded as this spite seals them"))
     return padded[2 : 2 + size]

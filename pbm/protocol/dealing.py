@@ -30,6 +30,7 @@ from engine.moves import Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
+from pbm.i18n import _, ngettext, pgettext
 from pbm.protocol import group, partystate, proofs, shuffle
 from pbm.protocol.audit import audit_game
 from pbm.protocol.dealsteps import DealSteps, starter_of
@@ -152,7 +153,7 @@ class Party:
 
     def _g(self) -> GameRecord:
         if self.game is None:
-            raise ProtocolError("no game has been dealt yet")
+            raise ProtocolError(_("no game has been dealt yet"))
         return self.game
 
     def _my_key(self, epoch: int) -> Scalar:
@@ -171,18 +172,21 @@ class Party:
         g = self._g()
         mine = {h.card for h in g.hands[self.me]}
         if card in g.face_up or card in mine or card in extra:
-            raise CardError(f"game {g.number}, turn {g.turn}: {what} is {Card.from_index(card)}, a card already in play elsewhere")
+            # TRANSLATORS: {what} names a card that turned up, e.g. "the reveal of hand card 2 of player 1"; {card} is a card, e.g. 7h
+            text = _("game {game}, turn {turn}: {what} is {card}, a card already in play elsewhere")
+            raise CardError(text.format(game=g.number, turn=g.turn, what=what, card=Card.from_index(card)))
 
     def _known(self, hand: HandCard) -> Card:
         """One of my own hand cards, which I know."""
         if hand.card is None:
-            raise ProtocolError(f"game {self._g().number}: a card of your hand is not known")
+            raise ProtocolError(_("game {game}: a card of your hand is not known").format(game=self._g().number))
         return Card.from_index(hand.card)
 
     def _decode(self, pt: Point, what: str, game: int | None = None) -> int:
         index = self._table(game or self._g().number).get(pt)
         if index is None:
-            raise CardError(f"{what} is no card")
+            # TRANSLATORS: {what} names a card that turned up, e.g. "turn 5: your draw 2": it decodes to no card of the deck
+            raise CardError(_("{what} is no card").format(what=what))
         return index
 
     # --- the Dealer ---
@@ -213,19 +217,19 @@ class Party:
 
     def staged(self) -> list[Card]:
         """The cards a received message will turn up, in order: what the dealer calls will answer."""
-        return [Card.from_index(i) for _, _, i in self._staged.reveals]
+        return [Card.from_index(i) for _kind, _slot, i in self._staged.reveals]
 
     def turn_up(self, player: int) -> Card:
         g = self._g()
         if player == self.me:
             layered = g.piles[player].pop()
-            slot = f"pay-off card {len(g.piles[player]) + 1} of player {player + 1}"
+            slot = proofs.PAYOFF_SLOT.format(n=len(g.piles[player]) + 1, player=player + 1)
             card_pt, proof = proofs.strip(self._ctx(g.turn, slot), self._my_key(0), g.keys[player][0], layered, self.rng)
-            index = self._decode(card_pt, f"game {g.number}, turn {g.turn}: your next pay-off card")
-            self._check_new(index, "your next pay-off card")
+            index = self._decode(card_pt, _("game {game}, turn {turn}: your next pay-off card").format(game=g.number, turn=g.turn))
+            self._check_new(index, _("your next pay-off card"))
             self.outbox.reveals.append(Reveal("payoff", None, card_pt, proof))
         else:
-            _, _, index = self._next_staged("payoff")
+            _kind, _slot, index = self._next_staged("payoff")
             g.piles[player].pop()
         g.face_up.add(index)
         return Card.from_index(index)
@@ -239,15 +243,17 @@ class Party:
             if slot is None:
                 raise DealerError(f"{card} is not in this player's hand")
             entry = g.hands[player].pop(slot)
-            ctx = self._ctx(g.turn, f"hand card {slot + 1} of player {player + 1}")
+            ctx = self._ctx(g.turn, proofs.HAND_SLOT.format(n=slot + 1, player=player + 1))
             card_pt, proof = proofs.strip(ctx, self._my_key(entry.epoch), g.keys[player][entry.epoch], entry.point, self.rng)
             self.outbox.reveals.append(Reveal("hand", slot, card_pt, proof))
             g.face_up.add(card.index)
             return card
-        _, slot, index = self._next_staged("hand")
+        __, slot, index = self._next_staged("hand")
         shown = Card.from_index(index)
         if shown.rank != rank:
-            raise CardError(f"game {g.number}, turn {g.turn}: the move plays a {rank} but the card revealed is {shown}")
+            # TRANSLATORS: {rank} is a card's rank as a number (1 to 13) and {card} a card as spite writes it, e.g. 7h
+            text = _("game {game}, turn {turn}: the move plays a {rank} but the card revealed is {card}")
+            raise CardError(text.format(game=g.number, turn=g.turn, rank=rank, card=shown))
         g.hands[player].pop(slot)
         g.face_up.add(index)
         return shown
@@ -255,10 +261,15 @@ class Party:
     def _next_staged(self, kind: RevealKind) -> tuple[RevealKind, int, int]:
         g = self._g()
         if not self._staged.reveals:
-            raise ProtocolError(f"game {g.number}, turn {g.turn}: the moves turn up more cards than the message reveals")
+            text = _("game {game}, turn {turn}: the moves turn up more cards than the message reveals")
+            raise ProtocolError(text.format(game=g.number, turn=g.turn))
         item = self._staged.reveals.pop(0)
         if item[0] != kind:
-            raise ProtocolError(f"game {g.number}, turn {g.turn}: the message reveals a {item[0]} card where a {kind} card turns up")
+            if item[0] == "hand":
+                text = _("game {game}, turn {turn}: the message reveals a hand card where a payoff card turns up")
+            else:
+                text = _("game {game}, turn {turn}: the message reveals a payoff card where a hand card turns up")
+            raise ProtocolError(text.format(game=g.number, turn=g.turn))
         return item
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
@@ -294,7 +305,7 @@ class Party:
             drawn: list[Point] = []
             prfs: list[bytes] = []
             for i, pos in enumerate(positions):
-                ctx = self._ctx(turn, f"draw {i + 1} for player {other + 1}")
+                ctx = self._ctx(turn, proofs.DRAW_SLOT.format(n=i + 1, player=other + 1))
                 pt, proof = proofs.strip(ctx, k_cur, pub, g.stock[-1 - pos], self.rng)
                 drawn.append(pt)
                 prfs.append(proof)
@@ -354,11 +365,18 @@ class Party:
         g, me, other = self._g(), self.me, self.other
         st = self._staged.end
         if st is None or self._staged.consumed_end:
-            raise ProtocolError(f"game {g.number}, turn {turn}: the message does not end the turn")
+            raise ProtocolError(_("game {game}, turn {turn}: the message does not end the turn").format(game=g.number, turn=turn))
         if self._staged.reveals:
-            raise ProtocolError(f"game {g.number}, turn {turn}: the message reveals more cards than the moves turn up")
+            text = _("game {game}, turn {turn}: the message reveals more cards than the moves turn up")
+            raise ProtocolError(text.format(game=g.number, turn=turn))
         if len(st.draw) != count:
-            raise ProtocolError(f"game {g.number}, turn {turn}: {len(st.draw)} cards were reserved where {count} are due")
+            text = ngettext(
+                # TRANSLATORS: reserved: drawn for you, face down, by the other player's spite at the end of their turn
+                "game {game}, turn {turn}: {n} card was reserved where {due} are due",
+                "game {game}, turn {turn}: {n} cards were reserved where {due} are due",
+                len(st.draw),
+            )
+            raise ProtocolError(text.format(game=g.number, turn=turn, n=len(st.draw), due=count))
         drawn = self.checks.finish_checks(turn, completed)
         self._staged.consumed_end = True
         g.keys[other].extend(st.keys)
@@ -383,9 +401,11 @@ class Party:
         `state` is my engine state after the moves (None before the first deal). Its ``to_data()`` is the table that travels.
         """
         if self.looking:
-            raise ProtocolError("a party that only looked at a message makes no answer to it")
+            # TRANSLATORS: a party: one player's side of the fair dealing; it only looked (spite show, verify), so it answers nothing
+            raise ProtocolError(_("a party that only looked at a message makes no answer to it"))
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
-            raise ProtocolError("the last message received has not been played through: call settle() after its moves")
+            # TRANSLATORS: settle() is the name of a function of spite's code: keep it as it is
+            raise ProtocolError(_("the last message received has not been played through: call settle() after its moves"))
         outbox = self.outbox
         deal: DealStep | None = outbox.deal
         turn: Turn | None = None
@@ -393,13 +413,14 @@ class Party:
         g = self.game
         if moves:
             if g is None:
-                raise ProtocolError("there are no moves before the deal")
+                raise ProtocolError(_("there are no moves before the deal"))
             if outbox.end is None and (state is None or state.outcome is None):
-                raise ProtocolError("the turn is not over yet: it ends with a discard to a side stack, or 'end'")
+                # TRANSLATORS: 'end' is the move that ends a turn, as the player types it: keep it as it is
+                raise ProtocolError(_("the turn is not over yet: it ends with a discard to a side stack, or 'end'"))
             number = outbox.end_turn if outbox.end is not None else g.turn
             turn = Turn(g.number, number, tuple(moves), tuple(outbox.reveals), outbox.end)
         elif outbox.reveals or outbox.end is not None:
-            raise ProtocolError("cards were played but no moves are given to send")
+            raise ProtocolError(_("cards were played but no moves are given to send"))
         if state is not None and state.outcome is not None and g is not None and not self._deal_ready:
             self._game_over(state.turn, state.outcome)
             if g.number not in self.sent_secrets:
@@ -413,10 +434,10 @@ class Party:
             nxt = g.number + 1
             if starter_of(nxt) == self.me:
                 if deal is not None:
-                    raise ProtocolError("two deal steps in one message")
+                    raise ProtocolError(_("two deal steps in one message"))
                 deal = self.deals.deal1(nxt, self.seq + 1)
         if deal is None and turn is None and secrets is None:
-            raise ProtocolError("there is nothing to send now")
+            raise ProtocolError(_("there is nothing to send now"))
         self.outbox = Outbox()
         self.seq += 1
         return Message(self.match, self.seq, self.me, deal, turn, secrets, VERSION)
@@ -430,13 +451,13 @@ class Party:
         """
         g = self.game
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
-            raise ProtocolError("the last message received has not been played through: call settle() after its moves")
+            raise ProtocolError(_("the last message received has not been played through: call settle() after its moves"))
         if g is None or state is None or g.over or state.outcome is not None or self._deal_ready or self.dealing is not None:
-            raise ProtocolError("there is no game under way to resign")
+            raise ProtocolError(_("there is no game under way to resign"))
         if self.outbox.reveals or self.outbox.end is not None:
-            raise ProtocolError("cards were played this turn: send or take back the turn before resigning")
+            raise ProtocolError(_("cards were played this turn: send or take back the turn before resigning"))
         if self.record.is_over:
-            raise ProtocolError("the match is over")
+            raise ProtocolError(_("the match is over"))
         ended = resigned_state(state, self.me)
         assert ended.outcome is not None
         deal: DealStep | None = self.outbox.deal
@@ -449,7 +470,7 @@ class Party:
             self.sent_secrets.add(g.number)
             if not self.record.is_over and starter_of(g.number + 1) == self.me:
                 if deal is not None:
-                    raise ProtocolError("two deal steps in one message")
+                    raise ProtocolError(_("two deal steps in one message"))
                 deal = self.deals.deal1(g.number + 1, self.seq + 1)
         except BaseException:
             self.rollback(saved)
@@ -468,20 +489,21 @@ class Party:
         """Check a message from the other player; returns the moves to apply, with this party as dealer, before settle()."""
         message = parse_message(msg)
         if message.match != self.match:
-            raise StaleMessageError("the message belongs to another match")
+            raise StaleMessageError(_("the message belongs to another match"))
         if message.sender != self.other:
-            raise ProtocolError("the message is not from the other player")
+            raise ProtocolError(_("the message is not from the other player"))
         if message.version < self.their_version:
-            raise ProtocolError(
-                f"message {message.seq} is of protocol version {message.version}, but the other player's messages are of "
-                f"version {self.their_version} already: a client does not go back to an older protocol"
+            text = _(
+                # TRANSLATORS: the protocol: the rules of the fair dealing that two spites follow; a client: a player's spite
+                "message {seq} is of protocol version {version}, but the other player's messages are of version {theirs} already: "
+                "a client does not go back to an older protocol"
             )
+            raise ProtocolError(text.format(seq=message.seq, version=message.version, theirs=self.their_version))
         if message.seq != self.seq + 1:
-            raise StaleMessageError(
-                f"message {message.seq} is not the one due (message {self.seq + 1}): a message replayed, lost or out of order"
-            )
+            text = _("message {seq} is not the one due (message {due}): a message replayed, lost or out of order")
+            raise StaleMessageError(text.format(seq=message.seq, due=self.seq + 1))
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
-            raise ProtocolError("the previous message has not been played through")
+            raise ProtocolError(_("the previous message has not been played through"))
         saved = self.snapshot()
         try:
             moves = self._receive(message)
@@ -547,33 +569,42 @@ class Party:
         r, g = msg.resign, self.game
         assert r is not None
         if msg.turn is not None:
-            raise ProtocolError(f"message {msg.seq} resigns game {r.game} and plays a turn in it as well")
+            raise ProtocolError(_("message {seq} resigns game {game} and plays a turn in it as well").format(seq=msg.seq, game=r.game))
         if g is None or r.game != g.number or g.over:
-            now = "no game is under way" if g is None else f"game {g.number} is over" if g.over else f"game {g.number} is under way"
-            raise StaleMessageError(f"the message resigns game {r.game}, but {now}")
+            if g is None:
+                text = _("the message resigns game {game}, but no game is under way")
+            elif g.over:
+                text = _("the message resigns game {game}, but game {number} is over")
+            else:
+                text = _("the message resigns game {game}, but game {number} is under way")
+            raise StaleMessageError(text.format(game=r.game, number=g.number if g is not None else 0))
         if msg.secrets is None or msg.secrets.game != g.number:
-            raise ProtocolError(f"the message resigns game {g.number} but leaves out its sender's keys of it, for the audit")
+            # TRANSLATORS: the audit: the check, once a game is over, that every card was dealt fairly, with both players' keys
+            text = _("the message resigns game {game} but leaves out its sender's keys of it, for the audit")
+            raise ProtocolError(text.format(game=g.number))
         self._staged.ends_game = True
 
     def _check_owed(self, msg: Message) -> None:
         """Refuse a message that leaves out what the other player owes now: a deal step due, or the keys of a game that is over."""
         if msg.deal is None and msg.turn is None and msg.secrets is None:
-            raise ProtocolError(f"message {msg.seq} carries nothing: no deal step, no turn, no keys")
+            raise ProtocolError(_("message {seq} carries nothing: no deal step, no turn, no keys").format(seq=msg.seq))
         d, g = self.dealing, self.game
         awaiting = d is not None and ((d.step == 1 and d.first == self.me) or (d.step == 2 and d.first == self.other))
         if d is not None and awaiting and msg.deal is None:
-            raise ProtocolError(f"game {d.game}: the message leaves out deal step {d.step + 1}, which is due")
+            raise ProtocolError(
+                _("game {game}: the message leaves out deal step {step}, which is due").format(game=d.game, step=d.step + 1)
+            )
         if g is not None and g.over and not g.audited and g.number not in self.theirs and msg.secrets is None:
-            raise ProtocolError(f"game {g.number} is over, but the message leaves out the other player's keys for its audit")
+            text = _("game {game} is over, but the message leaves out the other player's keys for its audit")
+            raise ProtocolError(text.format(game=g.number))
         if g is not None and g.over and msg.secrets is not None and d is None and msg.deal is None:
             self._check_next_deal(g.number, self.record)
 
     def _check_next_deal(self, number: int, record: Match) -> None:
         """The keys of a game come with the first step of the next game's deal when their sender starts it and the match goes on."""
         if not record.is_over and starter_of(number + 1) == self.other:
-            raise ProtocolError(
-                f"the message leaves out the first step of game {number + 1}'s deal, which is due with the keys of game {number}"
-            )
+            text = _("the message leaves out the first step of game {next}'s deal, which is due with the keys of game {game}")
+            raise ProtocolError(text.format(next=number + 1, game=number))
 
     def check_game_end(self, outcome: Outcome) -> None:
         """A received turn that ends the game must bring its mover's keys (and the next deal when that player starts it)."""
@@ -581,33 +612,38 @@ class Party:
         if msg is None or (msg.turn is None and msg.resign is None):
             return
         if msg.secrets is None or msg.secrets.game != g.number:
-            where = f"turn {msg.turn.turn}: the turn" if msg.turn is not None else "the resignation"
-            raise ProtocolError(f"game {g.number}, {where} ends the game but leaves out its mover's keys")
+            if msg.turn is not None:
+                text = _("game {game}, turn {turn}: the turn ends the game but leaves out its mover's keys")
+            else:
+                text = _("game {game}, the resignation ends the game but leaves out its mover's keys")
+            raise ProtocolError(text.format(game=g.number, turn=msg.turn.turn if msg.turn is not None else 0))
         record = self.record.record(outcome)
         if msg.resign is not None and msg.resign.whole_match:
             record = record.concede(self.other)
         if msg.deal is None or isinstance(msg.deal, Deal3):
             self._check_next_deal(g.number, record)
         elif isinstance(msg.deal, Deal1) and record.is_over:
-            raise ProtocolError(f"game {g.number} ends the match, but the message starts the deal of a game {msg.deal.game}")
+            text = _("game {game} ends the match, but the message starts the deal of a game {next}")
+            raise ProtocolError(text.format(game=g.number, next=msg.deal.game))
 
     def settle(self, state: GameState | None) -> None:
         """After the received moves are applied: check that the message was used up, note a game's end, audit it."""
         g = self.game
         if self._staged.reveals:
-            raise ProtocolError(f"turn {g.turn if g else 0}: the message reveals more cards than the moves turn up")
+            raise ProtocolError(_("turn {turn}: the message reveals more cards than the moves turn up").format(turn=g.turn if g else 0))
         if self._staged.end is not None and not self._staged.consumed_end:
-            raise ProtocolError(f"turn {g.turn if g else 0}: the message ends a turn that the moves do not end")
+            raise ProtocolError(_("turn {turn}: the message ends a turn that the moves do not end").format(turn=g.turn if g else 0))
         if state is not None and state.outcome is not None and not self._deal_ready:
             self._game_over(state.turn, state.outcome)
             r = self.resigning
             if r is not None and r.whole_match and self.record.conceded is None:
                 self.record = self.record.concede(self.other)
         elif g is not None and g.number in self.theirs and not g.over:
-            raise ProtocolError(f"game {g.number}: keys revealed before the game is over")
+            raise ProtocolError(_("game {game}: keys revealed before the game is over").format(game=g.number))
         msg = self._staged.message  # a second line behind check_deal1: the engine must agree that the game ended
         if msg is not None and isinstance(msg.deal, Deal1) and g is not None and g.number < msg.deal.game and not g.over:
-            raise ProtocolError(f"game {g.number} goes on, but the message starts the deal of game {msg.deal.game}")
+            text = _("game {game} goes on, but the message starts the deal of game {next}")
+            raise ProtocolError(text.format(game=g.number, next=msg.deal.game))
         self._maybe_audit()
 
     def _game_over(self, turn: int, outcome: Outcome) -> None:
@@ -615,7 +651,8 @@ class Party:
         g = self._g()
         if not g.over:
             if turn != g.turn:
-                raise ProtocolError(f"the finished game given is at turn {turn}, but game {g.number} is at turn {g.turn}")
+                text = _("the finished game given is at turn {turn}, but game {game} is at turn {now}")
+                raise ProtocolError(text.format(turn=turn, game=g.number, now=g.turn))
             g.over = True
             self.record = self.record.record(outcome)
 
@@ -644,9 +681,9 @@ class Party:
     def export_public(self) -> dict[str, Any]:
         """This party's protocol state as plain TOML-compatible data (no secret in it)."""
         if self.looking:
-            raise ProtocolError("a party that only looked at a message is not saved")
+            raise ProtocolError(_("a party that only looked at a message is not saved"))
         if self._staged.reveals or (self._staged.end is not None and not self._staged.consumed_end):
-            raise ProtocolError("a received message is half played through; settle it before saving")
+            raise ProtocolError(_("a received message is half played through; settle it before saving"))
         return partystate.export_public(self)
 
     def export_secrets(self) -> bytes:
@@ -657,8 +694,14 @@ class Party:
     def restore(cls, public: dict[str, Any], secret: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None, sealed: bool = False) -> Self:
         """The party that :meth:`export_public` and :meth:`export_secrets` describe (`sealed`: as partystate.load)."""
         try:
-            party = cls(int(public["me"]), group.unb64(public["match"], 16, "the match id"), ruleset, rng)
+            party = cls(
+                int(public["me"]),
+                group.unb64(public["match"], 16, pgettext("part of a saved protocol state", "the match id")),
+                ruleset,
+                rng,
+            )
         except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e
+            # TRANSLATORS: the protocol state: a player's record of the fair dealing, kept in the save; {error} is Python's own (English)
+            raise ProtocolError(_("the saved protocol state is incomplete or malformed ({error})").format(error=e)) from e
         partystate.load(party, public, secret, ruleset, sealed)
         return party

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import nacl.bindings as _na
 
 from pbm.errors import CardError, ProtocolError, StaleMessageError
+from pbm.i18n import _, ngettext
 from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.deck import GameRecord, HandCard, seed_stream, shuffled
 from pbm.protocol.group import GENERATOR, Point
@@ -28,16 +29,13 @@ def starter_of(game: int) -> int:
     return (game - 1) % 2
 
 
-DECK = "the first shuffle of the deck"
-DEAL = "the second shuffle of the deck"
+DECK = proofs.FIRST_SHUFFLE
+DEAL = proofs.SECOND_SHUFFLE
 
 
 def strip_slots(first: int, second: int) -> tuple[str, str]:
-    """The names the deal's two batches of strips are bound to."""
-    return (
-        f"the pay-off pile and hand of player {first + 1} and the pay-off top of player {second + 1}",
-        f"the pay-off tops and the pay-off pile and hand of player {second + 1}",
-    )
+    """The names the deal's two batches of strips are bound to (English: they are hashed into the proofs)."""
+    return (proofs.FIRST_STRIPS.format(first=first + 1, second=second + 1), proofs.SECOND_STRIPS.format(second=second + 1))
 
 
 # --- the memory of my first shuffles: made once (104 multiplications), then read back from the player's own journal ---
@@ -77,7 +75,7 @@ class DealSteps:
         p, d = self.p, self.p.dealing
         expected = 1 if p.game is None else p.game.number + 1
         if deal.game != expected:
-            raise StaleMessageError(f"a deal of game {deal.game} where game {expected} is next")
+            raise StaleMessageError(_("a deal of game {game} where game {next} is next").format(game=deal.game, next=expected))
         if isinstance(deal, Deal1) and d is None and starter_of(deal.game) == p.other:
             self._on_deal1(deal, seq)
         elif isinstance(deal, Deal2) and d is not None and d.step == 1 and d.game == deal.game:
@@ -86,7 +84,7 @@ class DealSteps:
             self._on_deal3(deal, d)
         else:
             step = 1 if isinstance(deal, Deal1) else 2 if isinstance(deal, Deal2) else 3
-            raise StaleMessageError(f"deal step {step} of game {deal.game} is not due now")
+            raise StaleMessageError(_("deal step {step} of game {game} is not due now").format(step=step, game=deal.game))
 
     def check_deal1(self, deal: Deal1, msg: Message) -> None:
         """Refuse deal step 1 unless it begins the next game, sent by the player who starts it, once the game before has ended.
@@ -98,24 +96,32 @@ class DealSteps:
         number = deal.game
         expected = 1 if g is None else g.number + 1
         if number != expected:
-            raise StaleMessageError(f"the message starts the deal of game {number}, but the next game is game {expected}")
+            text = _("the message starts the deal of game {game}, but the next game is game {next}")
+            raise StaleMessageError(text.format(game=number, next=expected))
         if starter_of(number) != p.other:
-            raise ProtocolError(f"the other player started the deal of game {number}, which is yours to start (the players take turns)")
+            text = _("the other player started the deal of game {game}, which is yours to start (the players take turns)")
+            raise ProtocolError(text.format(game=number))
         if p.dealing is not None:
-            raise StaleMessageError(f"the message starts the deal of game {number} again: it is under way")
+            raise StaleMessageError(_("the message starts the deal of game {game} again: it is under way").format(game=number))
         if g is None:
             return
         if not g.over and not p._staged.ends_game:
-            playing = f"turn {msg.turn.turn} does not end game {g.number}" if msg.turn else f"game {g.number} is still being played"
-            raise ProtocolError(
-                f"{playing}, but the message already starts the deal of game {number}: a game is dealt once the one before has ended"
-            )
+            if msg.turn:
+                text = _(
+                    "turn {turn} does not end game {number}, but the message already starts the deal of game {game}: "
+                    "a game is dealt once the one before has ended"
+                )
+            else:
+                text = _(
+                    "game {number} is still being played, but the message already starts the deal of game {game}: "
+                    "a game is dealt once the one before has ended"
+                )
+            raise ProtocolError(text.format(turn=msg.turn.turn if msg.turn else 0, number=g.number, game=number))
         if g.over and p.record.is_over:
-            raise ProtocolError(f"the match is over, but the message starts the deal of a game {number}")
+            raise ProtocolError(_("the match is over, but the message starts the deal of a game {game}").format(game=number))
         if msg.secrets is None or msg.secrets.game != g.number:
-            raise ProtocolError(
-                f"the message starts the deal of game {number} without the other player's keys of game {g.number}, which come with it"
-            )
+            text = _("the message starts the deal of game {game} without the other player's keys of game {number}, which come with it")
+            raise ProtocolError(text.format(game=number, number=g.number))
 
     def deal1(self, number: int, seq: int) -> Deal1:
         """Step 1, to travel in message `seq`: my layer on every card encoding, shuffled, with its proof."""
@@ -154,13 +160,18 @@ class DealSteps:
         number, f, me = deal.game, p.other, p.me
         given = deal.deck
         if len(given.points) != size:
-            raise ProtocolError(f"game {number}, the deal: the first shuffle holds {len(given.points)} cards where {size} are due")
+            text = ngettext(
+                "game {game}, the deal: the first shuffle holds {n} card where {due} are due",
+                "game {game}, the deal: the first shuffle holds {n} cards where {due} are due",
+                len(given.points),
+            )
+            raise ProtocolError(text.format(game=number, n=len(given.points), due=size))
         encodings = group.encodings(p.match, number, size)
         shuffle.verify(p._sctx(0, DECK, seq, number), given.proof, GENERATOR, given.key, encodings, given.points)
         if p.looking:  # only looked at (spite show, verify): the answer, a shuffle of the whole deck, is never sent
             p.dealing = Dealing(number, 2, f)
             return
-        _, k, pub = p._new_key(number)
+        __, k, pub = p._new_key(number)
         deck, proof = shuffle.shuffle(p._sctx(0, DEAL, seq + 1, number), k, GENERATOR, pub, given.points, p.rng)
         first = deck[: n + h + 1]
         ctx = p._ctx(0, strip_slots(f, me)[0], number)
@@ -182,10 +193,11 @@ class DealSteps:
         r = p.ruleset
         n, h, size = r.payoff_size, r.hand_size, r.deck_size
         number, s, me = deal.game, p.other, p.me
-        mine, _ = self._first_deck(number)
+        mine, __ = self._first_deck(number)
         given = deal.deck
         if len(given.points) != size or len(deal.strips) != n + h + 1:
-            raise ProtocolError(f"game {number}, the deal: the second shuffle does not hold the deck and its strips")
+            # TRANSLATORS: strips: cards with the second shuffler's secret layer taken off, so that the first can read them
+            raise ProtocolError(_("game {game}, the deal: the second shuffle does not hold the deck and its strips").format(game=number))
         shuffle.verify(p._sctx(0, DEAL, seq, number), given.proof, GENERATOR, given.key, mine, given.points)
         deck = list(given.points)
         proofs.verify_batch(p._their_ctx(0, strip_slots(me, s)[0], number), deal.strip_proof, given.key, deal.strips, deck[: n + h + 1])
@@ -197,7 +209,7 @@ class DealSteps:
         rec = GameRecord(number=number, starter=me, keys=[[], []])
         rec.keys[me], rec.keys[s] = [pub], [given.key]
         rec.piles[me] = list(deal.strips[: n - 1])
-        cards = [_card(i, "a card of your hand", number) for i in hand]
+        cards = [_card(i, _("a card of your hand"), number) for i in hand]
         rec.hands[me] = [HandCard(pt, 0, c) for pt, c in zip(deal.strips[n : n + h], cards, strict=True)]
         rest = deck[n + h + 1 :]
         rec.stock = rest[n - 1 + h :]
@@ -207,7 +219,7 @@ class DealSteps:
             strips, strip_proof = [*(group.mul(inverse, pt) for pt in layered[:2]), *layered[2:]], b""
         else:
             strips, strip_proof = proofs.strip_batch(ctx, k, pub, layered, p.rng)
-        top_me, top_s = (_card(table.get(pt), "a pay-off top", number) for pt in strips[:2])
+        top_me, top_s = (_card(table.get(pt), _("a pay-off top"), number) for pt in strips[:2])
         rec.piles[s] = strips[2 : n + 1]
         rec.hands[s] = [HandCard(c, 0) for c in strips[n + 1 :]]
         rec.face_up = {top_me, top_s}
@@ -223,21 +235,32 @@ class DealSteps:
         number = deal.game
         rec, top = dealing.record, dealing.top
         if rec is None or top is None:
-            raise ProtocolError(f"game {number}, the deal: step 2 was not made here, so step 3 cannot be taken in")
+            raise ProtocolError(_("game {game}, the deal: step 2 was not made here, so step 3 cannot be taken in").format(game=number))
         f, me = p.other, p.me
         if len(deal.strips) != n + h + 1:
-            raise ProtocolError(f"game {number}, the deal: {len(deal.strips)} strips where {n + h + 1} are due")
+            text = ngettext(
+                # TRANSLATORS: strips: cards with the first shuffler's secret layer taken off, so that the second can read them
+                "game {game}, the deal: {n} strip where {due} are due",
+                "game {game}, the deal: {n} strips where {due} are due",
+                len(deal.strips),
+            )
+            raise ProtocolError(text.format(game=number, n=len(deal.strips), due=n + h + 1))
         layered = [rec.piles[f][-1], top, *rec.piles[me], *(c.point for c in rec.hands[me])]
         proofs.verify_batch(p._their_ctx(0, strip_slots(f, me)[1], number), deal.strip_proof, rec.keys[f][0], deal.strips, layered)
         table = p._table(number)
         top_f, top_me = table.get(deal.strips[0]), table.get(deal.strips[1])
         if top_f is None or top_me is None or top_f == top_me:
-            raise CardError(f"game {number}, the deal: a revealed pay-off top is no card")
+            raise CardError(_("game {game}, the deal: a revealed pay-off top is no card").format(game=number))
         inverse = group.invert(p.keys[number][0])
         pts = deal.strips
         hand = [table.get(group.mul(inverse, pt)) for pt in pts[n + 1 :]]
         if None in hand or len({*hand, top_f, top_me}) != h + 2:
-            raise CardError(f"game {number}, the deal: your hand does not decode to {h} different cards")
+            text = ngettext(
+                "game {game}, the deal: your hand does not decode to {n} different card",
+                "game {game}, the deal: your hand does not decode to {n} different cards",
+                h,
+            )
+            raise CardError(text.format(game=number, n=h))
         rec.piles[f] = rec.piles[f][:-1]
         rec.piles[me] = list(pts[2 : n + 1])
         rec.hands[me] = [HandCard(pt, 0, i) for pt, i in zip(pts[n + 1 :], hand, strict=True)]
@@ -248,7 +271,9 @@ class DealSteps:
     def _switch(self, rec: GameRecord) -> None:
         p = self.p
         if p.game is not None and not p.game.audited:
-            raise ProtocolError(f"game {rec.number} cannot start before game {p.game.number} is over and audited")
+            # TRANSLATORS: audited: checked, once over, that every card was dealt fairly, with both players' keys
+            text = _("game {game} cannot start before game {number} is over and audited")
+            raise ProtocolError(text.format(game=rec.number, number=p.game.number))
         p.game = rec
         p._deal_ready = True
 
@@ -256,5 +281,6 @@ class DealSteps:
 def _card(index: int | None, what: str, game: int) -> int:
     """A card that a point of the deal decoded to; CardError naming `what` if it decoded to none."""
     if index is None:  # a hand card: cannot happen after the proofs unless my own deck was not the deck
-        raise CardError(f"game {game}, the deal: {what} is no card")
+        # TRANSLATORS: {what} names a card dealt, e.g. "a card of your hand": it decodes to no card of the deck
+        raise CardError(_("game {game}, the deal: {what} is no card").format(game=game, what=what))
     return index

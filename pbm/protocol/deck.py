@@ -10,6 +10,7 @@ from typing import Any
 from nacl.bindings import crypto_core_ed25519_scalar_reduce
 
 from pbm.errors import ProtocolError
+from pbm.i18n import _, pgettext
 from pbm.protocol import group
 from pbm.protocol.group import Point, Rng, Scalar
 
@@ -31,7 +32,8 @@ def epoch_key(seed: bytes, game: int, epoch: int) -> Scalar:
         k = crypto_core_ed25519_scalar_reduce(HKDF(algorithm=hashes.SHA256(), length=64, salt=None, info=info).derive(seed))
         if k != bytes(32):
             return k
-    raise ProtocolError("no usable key derives from this seed")
+    # TRANSLATORS: a seed: the secret a player's keys of one game are made from
+    raise ProtocolError(_("no usable key derives from this seed"))
 
 
 def seed_stream(seed: bytes, label: bytes) -> Rng:
@@ -104,7 +106,8 @@ def _unpts(items: Any, what: str, checked: bool = True) -> list[Point]:
     if checked:
         return group.points(items, what, distinct=False)
     if not isinstance(items, list):
-        raise ProtocolError(f"{what} is not a list of points")
+        # TRANSLATORS: {what} names a part of the saved game, e.g. "the stock"; a point stands for a card in the dealing's cryptography
+        raise ProtocolError(_("{what} is not a list of points").format(what=what))
     return [group.unb64(t, group.SIZE, what) for t in items]
 
 
@@ -171,15 +174,25 @@ class GameRecord:
             return cls(
                 number=int(data["number"]),
                 starter=int(data["starter"]),
-                keys=[_unpts(k, "a public key", checked) for k in data["keys"]],
-                stock=_unpts(data["stock"], "the stock", checked),
+                keys=[_unpts(k, pgettext("part of a saved protocol state", "a public key"), checked) for k in data["keys"]],
+                stock=_unpts(data["stock"], pgettext("part of a saved protocol state", "the stock"), checked),
                 stock_epoch=[int(e) for e in data["stock_epoch"]],
                 shuffled=[bool(s) for s in data["shuffled"]],
-                piles=[_unpts(p, "a pay-off pile", checked) for p in data["piles"]],
-                hands=[[HandCard(_unpt(h["point"], "a hand card", checked), int(h["epoch"])) for h in hand] for hand in data["hands"]],
+                piles=[_unpts(p, pgettext("part of a saved protocol state", "a pay-off pile"), checked) for p in data["piles"]],
+                hands=[
+                    [
+                        HandCard(_unpt(h["point"], pgettext("part of a saved protocol state", "a hand card"), checked), int(h["epoch"]))
+                        for h in hand
+                    ]
+                    for hand in data["hands"]
+                ],
                 pools=[
                     PoolRecord(
-                        int(p["turn"]), [int(c) for c in p["cards"]], _unpts(p["points"], "a pool", checked), int(p["by"]), int(p["epoch"])
+                        int(p["turn"]),
+                        [int(c) for c in p["cards"]],
+                        _unpts(p["points"], pgettext("part of a saved protocol state", "a pool"), checked),
+                        int(p["by"]),
+                        int(p["epoch"]),
                     )
                     for p in data["pools"]
                 ],
@@ -190,4 +203,5 @@ class GameRecord:
                 audited=bool(data["audited"]),
             )
         except (KeyError, TypeError, ValueError) as e:
-            raise ProtocolError(f"the saved protocol state of a game is incomplete or malformed ({e})") from e
+            # TRANSLATORS: the protocol state: a player's record of the fair dealing, kept in the save; {error} is Python's own (English)
+            raise ProtocolError(_("the saved protocol state of a game is incomplete or malformed ({error})").format(error=e)) from e

@@ -19,6 +19,7 @@ import nacl.bindings as _na
 import nacl.exceptions
 
 from pbm.errors import PointError
+from pbm.i18n import N_, _, ngettext
 
 Point = bytes
 Scalar = bytes
@@ -42,13 +43,17 @@ def b64(data: bytes) -> str:
 def unb64(text: object, size: int, what: str) -> bytes:
     """The `size` bytes that `text` (base64url, no padding, canonical) encodes; raises PointError naming `what`."""
     if not isinstance(text, str) or len(text) != (size * 4 + 2) // 3:
-        raise PointError(f"{what} is not {size} bytes of base64url text")
+        # TRANSLATORS: {what} names a value of a dealing message or a save, e.g. "the turn: reveal 2: the proof"; base64url: bytes as text
+        text = ngettext("{what} is not {size} byte of base64url text", "{what} is not {size} bytes of base64url text", size)
+        raise PointError(text.format(what=what, size=size))
     try:
         data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError) as e:
-        raise PointError(f"{what} is not base64url text") from e
+        raise PointError(_("{what} is not base64url text").format(what=what)) from e
     if len(data) != size or b64(data) != text:
-        raise PointError(f"{what} is not canonical base64url for {size} bytes")
+        # TRANSLATORS: canonical: written the one way it must be (no other spelling of the same bytes is taken)
+        text = ngettext("{what} is not canonical base64url for {size} byte", "{what} is not canonical base64url for {size} bytes", size)
+        raise PointError(text.format(what=what, size=size))
     return data
 
 
@@ -64,19 +69,24 @@ def point(text: object, what: str) -> Point:
     """Decode and validate one incoming point; raises PointError naming `what`."""
     data = unb64(text, SIZE, what)
     if not is_point(data):
-        raise PointError(f"{what} is not a valid group element (small order, identity or not canonical)")
+        # TRANSLATORS: a point stands for a card or key in the dealing's cryptography; small order, identity: points it refuses (math terms)
+        raise PointError(_("{what} is not a valid group element (small order, identity or not canonical)").format(what=what))
     return data
 
 
 def points(texts: object, what: str, count: int | None = None, distinct: bool = True) -> list[Point]:
     """Decode and validate a list of incoming points (all different unless `distinct` is false)."""
     if not isinstance(texts, list):
-        raise PointError(f"{what} is not a list of points")
+        # TRANSLATORS: a point stands for a card or a key in the dealing's cryptography
+        raise PointError(_("{what} is not a list of points").format(what=what))
     if count is not None and len(texts) != count:
-        raise PointError(f"{what} holds {len(texts)} points where {count} are due")
-    out = [point(t, f"{what} [{i + 1}]") for i, t in enumerate(texts)]
+        text = ngettext("{what} holds {n} points where {count} is due", "{what} holds {n} points where {count} are due", count)
+        raise PointError(text.format(what=what, n=len(texts), count=count))
+    # TRANSLATORS: the {n}th item of the list {what} (e.g. "the turn: the end of turn: the draw [3]")
+    item = _("{what} [{n}]")
+    out = [point(t, item.format(what=what, n=i + 1)) for i, t in enumerate(texts)]
     if distinct and len(set(out)) != len(out):
-        raise PointError(f"{what} holds the same point twice")
+        raise PointError(_("{what} holds the same point twice").format(what=what))
     return out
 
 
@@ -89,7 +99,8 @@ def scalar(text: object, what: str) -> Scalar:
     """Decode one incoming scalar, which must be reduced (below the group order)."""
     data = unb64(text, SIZE, what)
     if not is_reduced(data):
-        raise PointError(f"{what} is not a reduced scalar")
+        # TRANSLATORS: a scalar is a secret number of the dealing's cryptography (a key); reduced: below the group's order, as it must be
+        raise PointError(_("{what} is not a reduced scalar").format(what=what))
     return data
 
 
@@ -112,7 +123,8 @@ def hash_scalar(data: bytes) -> Scalar:
 def invert(k: Scalar) -> Scalar:
     """k⁻¹ mod the group order."""
     if k == _ZERO:
-        raise PointError("the zero scalar has no inverse")
+        # TRANSLATORS: a scalar is a secret number of the dealing's cryptography (a key); zero has no inverse, as in division
+        raise PointError(_("the zero scalar has no inverse"))
     return _na.crypto_core_ed25519_scalar_invert(k)
 
 
@@ -135,12 +147,14 @@ def ratio(new: Scalar, old: Scalar) -> Scalar:
 GENERATOR: Point = _na.crypto_scalarmult_ed25519_base_noclamp(bytes([1]) + bytes(31))  # G, the base point
 
 
-def mul(k: Scalar, p: Point, what: str = "a point") -> Point:
-    """k·p; raises PointError if `p` is not valid or the result is the identity."""
+# TRANSLATORS: a point: a value of the dealing's cryptography that stands for a card or a key
+def mul(k: Scalar, p: Point, what: str = N_("a point")) -> Point:
+    """k·p; raises PointError if `p` is not valid or the result is the identity (`what`, marked with N_, names `p`)."""
     try:
         return _na.crypto_scalarmult_ed25519_noclamp(k, p)
     except nacl.exceptions.CryptoError as e:  # libsodium refuses invalid inputs and an identity result
-        raise PointError(f"{what}: scalar multiplication failed (invalid point or identity result)") from e
+        # TRANSLATORS: {what} names a point (a card or key of the cryptography); scalar: a secret number; identity: the zero point
+        raise PointError(_("{what}: scalar multiplication failed (invalid point or identity result)").format(what=_(what))) from e
 
 
 def base(k: Scalar) -> Point:
@@ -148,7 +162,8 @@ def base(k: Scalar) -> Point:
     try:
         return _na.crypto_scalarmult_ed25519_base_noclamp(k)
     except nacl.exceptions.CryptoError as e:
-        raise PointError("the zero scalar has no public key") from e
+        # TRANSLATORS: a scalar is a secret number of the dealing's cryptography (a key); zero makes no public key
+        raise PointError(_("the zero scalar has no public key")) from e
 
 
 def sub(p: Point, q: Point) -> Point:
@@ -156,7 +171,8 @@ def sub(p: Point, q: Point) -> Point:
     try:
         return _na.crypto_core_ed25519_sub(p, q)
     except nacl.exceptions.CryptoError as e:
-        raise PointError("point subtraction failed") from e
+        # TRANSLATORS: a point stands for a card or a key in the dealing's cryptography
+        raise PointError(_("point subtraction failed")) from e
 
 
 def layer(k: Scalar, cards: Sequence[Point]) -> list[Point]:
@@ -223,7 +239,8 @@ def msm(scalars: Sequence[Scalar], points: Sequence[Point]) -> Point:
         result = IDENTITY
         for s, p in zip(scalars[lo:hi], points[lo:hi], strict=True):
             if s != _ZERO and p != IDENTITY:
-                result = _na.crypto_core_ed25519_add(result, mul(s, p, "a point of a sum"))
+                # TRANSLATORS: one of many points (values of the dealing's cryptography) multiplied and added up to check a proof
+                result = _na.crypto_core_ed25519_add(result, mul(s, p, N_("a point of a sum")))
         return result
 
     count = len(points)
@@ -247,7 +264,8 @@ def card_table(match: bytes, game: int, deck_size: int) -> dict[Point, int]:
     """Every card encoding of one game, mapped to its card index."""
     table = {card_point(match, game, i): i for i in range(deck_size)}
     if len(table) != deck_size:  # a hash collision: never expected, but decoding would be ambiguous
-        raise PointError("two cards share an encoding in this game")
+        # TRANSLATORS: a card's encoding is the point (a value of the dealing's cryptography) that stands for the card in one game
+        raise PointError(_("two cards share an encoding in this game"))
     return table
 
 

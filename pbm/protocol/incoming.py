@@ -15,6 +15,7 @@ from engine.cards import RANK_TEXT, Card
 from engine.moves import HAND, PAYOFF, Move
 from engine.state import Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
+from pbm.i18n import _, ngettext
 from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.deck import HandCard
 from pbm.protocol.group import Point
@@ -23,14 +24,14 @@ from pbm.protocol.messages import End, Locked, Secrets, Shuffle, Turn
 if TYPE_CHECKING:
     from pbm.protocol.dealing import Party
 
-STOCK_SHUFFLE = "the stock shuffle"
-MERGE_LAYER = "the pools to merge"
-MERGED_STOCK = "the merged stock"
+STOCK_SHUFFLE = proofs.STOCK_SHUFFLE
+MERGE_LAYER = proofs.MERGE_LAYER
+MERGED_STOCK = proofs.MERGED_STOCK
 
 
 def pool_name(n: int) -> str:
-    """The name a proof of the layer on the n-th pool completed in a turn (from 0) is bound to."""
-    return f"recycling pool {n + 1}"
+    """The name a proof of the layer on the n-th pool completed in a turn (from 0) is bound to (English: it is hashed)."""
+    return proofs.POOL_SLOT.format(n=n + 1)
 
 
 @dataclass(slots=True)
@@ -60,9 +61,13 @@ class TurnChecks:
         """Check the other player's `turn` (in message `seq`) and stage its reveals and end; returns its moves."""
         p, g = self.p, self.p._g()
         if turn.game != g.number or turn.turn != g.turn or g.over:
-            raise StaleMessageError(f"a turn {turn.turn} of game {turn.game} where turn {g.turn} of game {g.number} is due")
+            raise StaleMessageError(
+                _("a turn {turn} of game {game} where turn {due} of game {number} is due").format(
+                    turn=turn.turn, game=turn.game, due=g.turn, number=g.number
+                )
+            )
         if g.to_move != p.other:
-            raise StaleMessageError(f"turn {g.turn} is this player's own turn")
+            raise StaleMessageError(_("turn {turn} is this player's own turn").format(turn=g.turn))
         moves = list(turn.moves)
         x, t = p.other, g.turn
         hand = list(g.hands[x])
@@ -73,26 +78,31 @@ class TurnChecks:
             if rv.kind == "hand":
                 slot = rv.slot
                 if slot is None or not 0 <= slot < len(hand):
-                    raise ProtocolError(f"turn {t}: reveal {n + 1} names hand card {slot}, which player {x + 1} does not hold")
+                    # TRANSLATORS: {slot} is the number the message gives a card of the hand (counted from 0)
+                    text = _("turn {turn}: reveal {n} names hand card {slot}, which player {player} does not hold")
+                    raise ProtocolError(text.format(turn=t, n=n + 1, slot=slot, player=x + 1))
                 entry = hand.pop(slot)
-                what = f"hand card {slot + 1} of player {x + 1}"
+                what = proofs.HAND_SLOT.format(n=slot + 1, player=x + 1)
                 proofs.verify(p._their_ctx(t, what), rv.proof, g.keys[x][entry.epoch], rv.point, entry.point)
             else:
                 if not pile:
-                    raise ProtocolError(f"turn {t}: reveal {n + 1} turns up a pay-off card that player {x + 1} does not have")
+                    text = _("turn {turn}: reveal {n} turns up a pay-off card that player {player} does not have")
+                    raise ProtocolError(text.format(turn=t, n=n + 1, player=x + 1))
                 layered = pile.pop()
-                what = f"pay-off card {len(pile) + 1} of player {x + 1}"
+                what = proofs.PAYOFF_SLOT.format(n=len(pile) + 1, player=x + 1)
                 proofs.verify(p._their_ctx(t, what), rv.proof, g.keys[x][0], rv.point, layered)
                 slot = -1
-            index = p._decode(rv.point, f"turn {t}: the reveal of {what}")
-            p._check_new(index, f"the reveal of {what}", seen)
+            shown = proofs.shown_name(what)
+            # TRANSLATORS: {what} names the card turned up, e.g. "hand card 2 of player 1"
+            index = p._decode(rv.point, _("turn {turn}: the reveal of {what}").format(turn=t, what=shown))
+            p._check_new(index, _("the reveal of {what}").format(what=shown), seen)
             seen.add(index)
             staged.reveals.append((rv.kind, slot, index))
         ends_game = self._match_reveals(moves, len(g.piles[x]), t)
         if ends_game and turn.end is not None:
-            raise ProtocolError(f"turn {t}: the moves end the game, but the message also ends the turn")
+            raise ProtocolError(_("turn {turn}: the moves end the game, but the message also ends the turn").format(turn=t))
         if not ends_game and turn.end is None:
-            raise ProtocolError(f"turn {t}: the moves end the turn, but the message does not")
+            raise ProtocolError(_("turn {turn}: the moves end the turn, but the message does not").format(turn=t))
         if turn.end is not None:
             st = staged.end = self._check_end(turn.end, seen, seq)
             # R8: nothing is drawn, and nothing is left to draw nor recycled: a tie (engine.game._end_turn)
@@ -105,28 +115,33 @@ class TurnChecks:
         queue = list(self.p._staged.reveals)
         for n, move in enumerate(moves):
             if n and moves[n - 1].ends_turn:
-                raise ProtocolError(f"turn {t}: the move {move} comes after the turn ended")
+                # TRANSLATORS: {move} is a move in spite's notation, e.g. 7-c2 (never translated)
+                raise ProtocolError(_("turn {turn}: the move {move} comes after the turn ended").format(turn=t, move=move))
             if move.source == HAND:
                 if not queue or queue[0][0] != "hand":
-                    raise ProtocolError(f"turn {t}: the move {move} plays a hand card that the message does not reveal")
+                    text = _("turn {turn}: the move {move} plays a hand card that the message does not reveal")
+                    raise ProtocolError(text.format(turn=t, move=move))
                 card = Card.from_index(queue.pop(0)[2])
                 if card.rank != move.source_index:
-                    raise CardError(f"turn {t}: the move {move} plays a {RANK_TEXT[move.source_index]} but the card revealed is {card}")
+                    # TRANSLATORS: {rank} is a card's rank (A, 2-10, J, Q, K) and {card} a card (e.g. 7h), as spite writes them
+                    text = _("turn {turn}: the move {move} plays a {rank} but the card revealed is {card}")
+                    raise CardError(text.format(turn=t, move=move, rank=RANK_TEXT[move.source_index], card=card))
             elif move.source == PAYOFF:
                 if facedown == 0:  # the last pay-off card: the game ends with this move
                     if n != len(moves) - 1:
-                        raise ProtocolError(f"turn {t}: moves follow the one that ends the game")
+                        raise ProtocolError(_("turn {turn}: moves follow the one that ends the game").format(turn=t))
                     if queue:
-                        raise ProtocolError(f"turn {t}: the message reveals more cards than the moves turn up")
+                        raise ProtocolError(_("turn {turn}: the message reveals more cards than the moves turn up").format(turn=t))
                     return True
                 if not queue or queue[0][0] != "payoff":
-                    raise ProtocolError(f"turn {t}: the move {move} turns up a pay-off card that the message does not reveal")
+                    text = _("turn {turn}: the move {move} turns up a pay-off card that the message does not reveal")
+                    raise ProtocolError(text.format(turn=t, move=move))
                 queue.pop(0)
                 facedown -= 1
         if queue:
-            raise ProtocolError(f"turn {t}: the message reveals more cards than the moves turn up")
+            raise ProtocolError(_("turn {turn}: the message reveals more cards than the moves turn up").format(turn=t))
         if not moves[-1].ends_turn:
-            raise ProtocolError(f"turn {t}: the moves do not end the turn")
+            raise ProtocolError(_("turn {turn}: the moves do not end the turn").format(turn=t))
         return False
 
     def _check_end(self, end: End, seen: set[int], seq: int) -> CheckedEnd:
@@ -139,8 +154,9 @@ class TurnChecks:
         shuffled_flags, last = list(g.shuffled), list[int]()
         owes, merged = not g.shuffled[x], bool(g.pools)
         if (end.shuffle is not None) != (owes and not merged):
-            due = "must" if owes and not merged else "may not"
-            raise ProtocolError(f"turn {t}: player {x + 1} {due} shuffle the stock now")
+            if owes and not merged:
+                raise ProtocolError(_("turn {turn}: player {player} must shuffle the stock now").format(turn=t, player=x + 1))
+            raise ProtocolError(_("turn {turn}: player {player} may not shuffle the stock now").format(turn=t, player=x + 1))
         if end.shuffle is not None:
             stock = self._check_rekey(end.shuffle, key, stock, t, seq, STOCK_SHUFFLE)
             key = end.shuffle.key
@@ -150,23 +166,33 @@ class TurnChecks:
         if end.draw is not None:
             pts, prfs = end.draw.points, end.draw.proofs
             if not 0 < len(pts) <= min(p.ruleset.hand_size, len(stock)):
-                raise ProtocolError(f"turn {t}: {len(pts)} cards reserved from a stock of {len(stock)}")
+                text = ngettext(
+                    # TRANSLATORS: reserved: drawn by the other player's spite for you, face down
+                    "turn {turn}: {n} card reserved from a stock of {size}",
+                    "turn {turn}: {n} cards reserved from a stock of {size}",
+                    len(pts),
+                )
+                raise ProtocolError(text.format(turn=t, n=len(pts), size=len(stock)))
             positions = end.draw.positions or tuple(range(len(pts)))
             if bool(end.draw.positions) != (owes and merged) or max(positions) >= len(stock):
-                raise ProtocolError(
-                    f"turn {t}: the draw is not taken from {'random places' if owes and merged else 'the top'} of the stock"
-                )
+                if owes and merged:
+                    raise ProtocolError(_("turn {turn}: the draw is not taken from random places of the stock").format(turn=t))
+                raise ProtocolError(_("turn {turn}: the draw is not taken from the top of the stock").format(turn=t))
             for i, (pt, prf, pos) in enumerate(zip(pts, prfs, positions, strict=True)):
-                proofs.verify(p._their_ctx(t, f"draw {i + 1} for player {me + 1}"), prf, key, pt, stock[-1 - pos])
+                proofs.verify(p._their_ctx(t, proofs.DRAW_SLOT.format(n=i + 1, player=me + 1)), prf, key, pt, stock[-1 - pos])
                 draw.append(HandCard(pt, g.stock_epoch[me]))
             taken = {len(stock) - 1 - pos for pos in positions}
             stock = [p for i, p in enumerate(stock) if i not in taken]
         if (end.merge is not None) != merged:
-            raise ProtocolError(f"turn {t}: the pools completed last turn {'must' if merged else 'cannot'} be merged now")
+            if merged:
+                # TRANSLATORS: pools: the center stacks completed last turn, whose cards go back into the stock
+                raise ProtocolError(_("turn {turn}: the pools completed last turn must be merged now").format(turn=t))
+            raise ProtocolError(_("turn {turn}: the pools completed last turn cannot be merged now").format(turn=t))
         if end.merge is not None:
             layered = end.merge.layered
             if [len(p) for p in layered] != [len(p.points) for p in g.pools]:
-                raise ProtocolError(f"turn {t}: the merge layers other pools than those completed last turn")
+                # TRANSLATORS: layers: puts the player's secret layer on; pools: center stacks completed, to be recycled into the stock
+                raise ProtocolError(_("turn {turn}: the merge layers other pools than those completed last turn").format(turn=t))
             pool_points = [p for pool in g.pools for p in pool.points]
             flat = [p for pool in layered for p in pool]
             proofs.verify_batch(p._their_ctx(t, MERGE_LAYER), end.merge.layer_proof, key, pool_points, flat)
@@ -175,7 +201,8 @@ class TurnChecks:
             shuffled_flags = [False, False]
             shuffled_flags[x], last = True, [x, t]
         if len(end.pools) > p.ruleset.center_stacks:
-            raise ProtocolError(f"turn {t}: more pools than there are center stacks")
+            # TRANSLATORS: pools: the center stacks a turn completed, whose cards are to be recycled into the stock
+            raise ProtocolError(_("turn {turn}: more pools than there are center stacks").format(turn=t))
         return CheckedEnd(
             keys=keys,
             stock=stock,
@@ -192,7 +219,13 @@ class TurnChecks:
     def _check_rekey(self, sh: Shuffle, base: Point, inputs: Sequence[Point], t: int, seq: int, name: str) -> list[Point]:
         """The outputs of a checked shuffle of `inputs` from the key `base` to its new key; raises ProofError naming `name`."""
         if len(sh.points) != len(inputs):
-            raise ProtocolError(f"turn {t}: {name} holds {len(sh.points)} cards where {len(inputs)} are due")
+            text = ngettext(
+                # TRANSLATORS: {name} names a shuffled list, e.g. "the stock shuffle"
+                "turn {turn}: {name} holds {n} card where {due} are due",
+                "turn {turn}: {name} holds {n} cards where {due} are due",
+                len(sh.points),
+            )
+            raise ProtocolError(text.format(turn=t, name=proofs.shown_name(name), n=len(sh.points), due=len(inputs)))
         shuffle.verify(self.p._sctx(t, name, seq), sh.proof, base, sh.key, inputs, sh.points)
         return list(sh.points)
 
@@ -204,14 +237,15 @@ class TurnChecks:
         p = self.p
         st = p._staged.end
         if st is None:
-            raise ProtocolError(f"turn {turn}: the message does not end the turn")
+            raise ProtocolError(_("turn {turn}: the message does not end the turn").format(turn=turn))
         if not st.checked:
             self._check_pools(turn, completed, st)
             g, me = p._g(), p.me
             inverse = group.invert(p._my_key(g.stock_epoch[me]))
             for i, card in enumerate(st.draw):
-                index = card.card = p._decode(group.mul(inverse, card.point), f"turn {turn}: your draw {i + 1}")
-                p._check_new(index, f"your draw {i + 1}", st.seen)
+                # TRANSLATORS: the {n}th card drawn for you at the end of the other player's turn
+                index = card.card = p._decode(group.mul(inverse, card.point), _("turn {turn}: your draw {n}").format(turn=turn, n=i + 1))
+                p._check_new(index, _("your draw {n}").format(n=i + 1), st.seen)
                 st.seen.add(index)
             st.checked = True
         return [p._known(h) for h in st.draw]
@@ -220,16 +254,29 @@ class TurnChecks:
         p = self.p
         g, x = p._g(), p.other
         if len(st.pools) != len(completed):
-            raise ProtocolError(
-                f"game {g.number}, turn {turn}: the message layers {len(st.pools)} pools where {len(completed)} were completed"
+            text = ngettext(
+                # TRANSLATORS: layers: puts the player's secret layer on; pools: center stacks completed this turn, to be recycled
+                "game {game}, turn {turn}: the message layers {n} pool where {count} were completed",
+                "game {game}, turn {turn}: the message layers {n} pools where {count} were completed",
+                len(st.pools),
             )
+            raise ProtocolError(text.format(game=g.number, turn=turn, n=len(st.pools), count=len(completed)))
         key = st.keys[-1] if st.keys else g.keys[x][st.epoch]
         for n, (pool, sh) in enumerate(zip(completed, st.pools, strict=True)):
             if sh.key != key:
-                raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} is not under player {x + 1}'s stock key")
+                # TRANSLATORS: {pool} names a recycled center stack, e.g. "recycling pool 1"; stock key: the player's layer on the stock
+                text = _("game {game}, turn {turn}: {pool} is not under player {player}'s stock key")
+                raise ProtocolError(text.format(game=g.number, turn=turn, pool=proofs.shown_name(pool_name(n)), player=x + 1))
             cards = [group.card_point(p.match, g.number, c.index) for c in pool.cards]
             if len(sh.points) != len(cards):
-                raise ProtocolError(f"game {g.number}, turn {turn}: {pool_name(n)} holds {len(sh.points)} cards where {len(cards)} are due")
+                text = ngettext(
+                    "game {game}, turn {turn}: {pool} holds {n} card where {due} are due",
+                    "game {game}, turn {turn}: {pool} holds {n} cards where {due} are due",
+                    len(sh.points),
+                )
+                raise ProtocolError(
+                    text.format(game=g.number, turn=turn, pool=proofs.shown_name(pool_name(n)), n=len(sh.points), due=len(cards))
+                )
             proofs.verify_batch(p._their_ctx(turn, pool_name(n)), sh.proof, key, cards, sh.points)
 
     def on_secrets(self, section: Secrets) -> None:
@@ -237,5 +284,5 @@ class TurnChecks:
         p = self.p
         g = p._g()
         if section.game != g.number or g.number in p.theirs:
-            raise StaleMessageError(f"keys of game {section.game} are not due now")
+            raise StaleMessageError(_("keys of game {game} are not due now").format(game=section.game))
         p.theirs[g.number] = list(section.keys)

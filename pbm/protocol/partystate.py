@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from engine.game import Match
 from engine.rules import Ruleset
 from pbm.errors import ProtocolError
+from pbm.i18n import _, pgettext
 from pbm.protocol import group
 from pbm.protocol.deck import SEED_SIZE, GameRecord, epoch_key
 from pbm.protocol.group import Point, b64s
@@ -56,7 +57,11 @@ class Dealing:
         d = cls(int(data["game"]), int(data["step"]), int(data["first"]))
         if "record" in data:
             d.record = GameRecord.from_data(data["record"], checked)
-            d.top = group.point(data["top"], "the dealt pay-off top") if checked else group.unb64(data["top"], group.SIZE, "the top")
+            if checked:
+                d.top = group.point(data["top"], pgettext("part of a saved protocol state", "the dealt pay-off top"))
+            else:
+                # TRANSLATORS: the top card of a pay-off pile, as the deal left it, in the saved state
+                d.top = group.unb64(data["top"], group.SIZE, pgettext("part of a saved protocol state", "the top"))
         if "tops" in data:
             d.tops = {0: int(data["tops"][0]), 1: int(data["tops"][1])}
         return d
@@ -87,15 +92,17 @@ class Outbox:
         """The outbox a saved state holds; raises ProtocolError if it is not one a party writes."""
         out = cls()
         if "deal" in data:
-            deal = parse_deal(data["deal"], "the saved deal step")
+            deal = parse_deal(data["deal"], pgettext("part of a saved protocol state", "the saved deal step"))
             if not isinstance(deal, Deal2 | Deal3):
-                raise ProtocolError("the saved outbox holds a deal step 1, which is never kept to send")
+                # TRANSLATORS: the outbox: what the player's next message will carry, kept in the save until it is sent
+                raise ProtocolError(_("the saved outbox holds a deal step 1, which is never kept to send"))
             out.deal = deal
-        out.reveals = [parse_reveal(r, "a saved reveal") for r in data.get("reveals", [])]
+        saved_reveal = pgettext("part of a saved protocol state", "a saved reveal")
+        out.reveals = [parse_reveal(r, saved_reveal) for r in data.get("reveals", [])]
         if "end" in data:
             end = dict(data["end"])
             out.end_turn = int(end.pop("turn"))
-            out.end = parse_end(end, "the saved end of turn")
+            out.end = parse_end(end, pgettext("part of a saved protocol state", "the saved end of turn"))
         return out
 
 
@@ -140,16 +147,19 @@ def load(party: Party, public: dict[str, Any], secret: bytes, ruleset: Ruleset, 
         conceded = public.get("conceded")  # protocol 5: the seat that resigned the match
         scores = (int(public["scores"][0]), int(public["scores"][1]))
         party.record = Match(ruleset, scores, int(public["games"]), None if conceded is None else int(conceded))
-        party.theirs = {int(g): [group.scalar(k, "a revealed key") for k in ks] for g, ks in public["theirs"].items()}
+        revealed = pgettext("part of a saved protocol state", "a revealed key")
+        party.theirs = {int(g): [group.scalar(k, revealed) for k in ks] for g, ks in public["theirs"].items()}
         party.sent_secrets = {int(g) for g in public["sent_secrets"]}
         party.their_version = int(public.get("their_v", READS[0]))  # a state of protocol 3 does not say: its messages were 3
         party._deal_ready = bool(public["deal_ready"])
         party.outbox = Outbox.from_data(public["outbox"])
         secrets = json.loads(secret)
         if secrets.get("v") != SECRETS_VERSION:
-            raise ProtocolError(f"saved secrets of version {secrets.get('v')!r}; this spite reads version {SECRETS_VERSION}")
+            # TRANSLATORS: the saved secrets: the player's own keys of the fair dealing, sealed in the save; {version} is in quotes
+            text = _("saved secrets of version {version}; this spite reads version {current}")
+            raise ProtocolError(text.format(version=repr(secrets.get("v")), current=SECRETS_VERSION))
         for g, mine in secrets["games"].items():
-            party.seeds[int(g)] = group.unb64(mine["seed"], SEED_SIZE, "a key seed")
+            party.seeds[int(g)] = group.unb64(mine["seed"], SEED_SIZE, pgettext("part of a saved protocol state", "a key seed"))
             party.keys[int(g)] = [epoch_key(party.seeds[int(g)], int(g), e) for e in range(int(mine["keys"]))]
         if "game" in public:
             game = party.game = GameRecord.from_data(public["game"], checked=not sealed)
@@ -157,8 +167,9 @@ def load(party: Party, public: dict[str, Any], secret: bytes, ruleset: Ruleset, 
             for h in game.hands[party.me]:
                 h.card = table.get(group.mul(group.invert(party.keys[game.number][h.epoch]), h.point))
                 if h.card is None:
-                    raise ProtocolError("a hand card of the saved game does not open with the saved keys")
+                    raise ProtocolError(_("a hand card of the saved game does not open with the saved keys"))
         if "dealing" in public:
             party.dealing = Dealing.from_data(public["dealing"], checked=not sealed)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise ProtocolError(f"the saved protocol state is incomplete or malformed ({e})") from e
+        # TRANSLATORS: the protocol state: a player's record of the fair dealing, kept in the save; {error} is Python's own (English)
+        raise ProtocolError(_("the saved protocol state is incomplete or malformed ({error})").format(error=e)) from e

@@ -7,12 +7,15 @@ game, turn and card slot, and every point, so a proof is good for one slot of on
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 import nacl.bindings as _na
 
 from engine._frozen import frozen_value
 from pbm.errors import PointError, ProofError
+from pbm.i18n import N_, _
 from pbm.protocol import group
 from pbm.protocol.group import Point, Rng, Scalar
 
@@ -21,6 +24,61 @@ BATCH_TAG = b"spite/batch/v2"  # protocol 4 on: the weights hash the whole conte
 BATCH_TAG_3 = b"spite/batch/v1"  # protocol 3: the weights left out the game and the turn
 FULL_CONTEXT = 4  # the first protocol version whose batch weights hash the whole context
 _G = group.GENERATOR
+
+# The names a proof is bound to: a strip proof's card slot (Context.slot), a proof of shuffle's list (ShuffleContext.name).
+# The English name, filled in, is hashed into the proof: it never changes and is never translated there. A refusal shows
+# it in the player's language (shown_name). Marked here, so that the catalogue holds them.
+# TRANSLATORS: what a proof is about: the {n}th card of player {player}'s hand
+HAND_SLOT = N_("hand card {n} of player {player}")
+# TRANSLATORS: what a proof is about: the {n}th card of player {player}'s pay-off pile, counted from the bottom
+PAYOFF_SLOT = N_("pay-off card {n} of player {player}")
+# TRANSLATORS: what a proof is about: the {n}th card drawn for player {player} at the end of the other player's turn
+DRAW_SLOT = N_("draw {n} for player {player}")
+# TRANSLATORS: what a proof is about: the {n}th center stack completed in a turn, whose cards go back into the stock
+POOL_SLOT = N_("recycling pool {n}")
+# TRANSLATORS: what a proof is about: the stock as a player's spite shuffles it
+STOCK_SHUFFLE = N_("the stock shuffle")
+# TRANSLATORS: what a proof is about: the completed center stacks under a player's secret layer, before they join the stock
+MERGE_LAYER = N_("the pools to merge")
+# TRANSLATORS: what a proof is about: the stock with the completed center stacks shuffled into it
+MERGED_STOCK = N_("the merged stock")
+# TRANSLATORS: what a proof is about: the deck as the first player's spite shuffles it for the deal
+FIRST_SHUFFLE = N_("the first shuffle of the deck")
+# TRANSLATORS: what a proof is about: the deck as the second player's spite shuffles it again for the deal
+SECOND_SHUFFLE = N_("the second shuffle of the deck")
+# TRANSLATORS: what a proof is about: the cards of the deal the second shuffler's spite unlocks (takes its layer off)
+FIRST_STRIPS = N_("the pay-off pile and hand of player {first} and the pay-off top of player {second}")
+# TRANSLATORS: what a proof is about: the cards of the deal the first shuffler's spite then unlocks (takes its layer off)
+SECOND_STRIPS = N_("the pay-off tops and the pay-off pile and hand of player {second}")
+NAMES = (
+    HAND_SLOT,
+    PAYOFF_SLOT,
+    DRAW_SLOT,
+    POOL_SLOT,
+    STOCK_SHUFFLE,
+    MERGE_LAYER,
+    MERGED_STOCK,
+    FIRST_SHUFFLE,
+    SECOND_SHUFFLE,
+    FIRST_STRIPS,
+    SECOND_STRIPS,
+)
+
+
+@cache
+def _pattern(template: str) -> re.Pattern[str]:
+    """What a name made from `template` looks like: its text, each {placeholder} a number."""
+    parts = re.split(r"\{(\w+)\}", template)
+    return re.compile("".join(f"(?P<{part}>[0-9]+)" if i % 2 else re.escape(part) for i, part in enumerate(parts)))
+
+
+def shown_name(name: str) -> str:
+    """A name a proof is bound to (one of :data:`NAMES`, filled in) in the player's language; any other name as it is."""
+    for template in NAMES:
+        found = _pattern(template).fullmatch(name)
+        if found:
+            return _(template).format(**found.groupdict())
+    return name
 
 
 @frozen_value
@@ -41,9 +99,15 @@ class Context:
 
 
 def describe(game: int, turn: int, what: str) -> str:
-    """Where a proof stands, as a refusal names it: 'game 1, turn 14: hand card 2 of player 1' (turn 0 is the deal)."""
-    where = "the deal" if turn == 0 else f"turn {turn}"
-    return f"game {game}, {where}: {what}"
+    """Where a proof stands, as a refusal names it: 'game 1, turn 14: hand card 2 of player 1' (turn 0 is the deal).
+
+    `what` is the name the proof is bound to, shown in the player's language (:func:`shown_name`).
+    """
+    if turn == 0:
+        # TRANSLATORS: where a proof of the deal stands; {what} names the cards it proves, e.g. "the first shuffle of the deck"
+        return _("game {game}, the deal: {what}").format(game=game, what=shown_name(what))
+    # TRANSLATORS: where a proof stands; {what} names the cards it proves, e.g. "hand card 2 of player 1"
+    return _("game {game}, turn {turn}: {what}").format(game=game, turn=turn, what=shown_name(what))
 
 
 def _field(data: bytes) -> bytes:
@@ -68,17 +132,20 @@ def prove(ctx: Context, k: Scalar, key: Point, card: Point, layered: Point, rng:
 def verify(ctx: Context, proof: bytes, key: Point, card: Point, layered: Point) -> None:
     """Raise ProofError, naming the slot and turn, unless `proof` shows `layered` = k·`card` for `key` = k·G."""
     if len(proof) != 64:
-        raise ProofError(f"{ctx.describe()}: the proof is not 64 bytes")
+        # TRANSLATORS: {where} says which proof, e.g. "game 1, turn 14: hand card 2 of player 1"; it shows a card was turned up honestly
+        raise ProofError(_("{where}: the proof is not 64 bytes").format(where=ctx.describe()))
     c, s = proof[:32], proof[32:]
     if not (group.is_reduced(c) and group.is_reduced(s)):  # s + L would verify too: only one form of a proof is accepted
-        raise ProofError(f"{ctx.describe()}: the proof's scalars are not reduced")
+        # TRANSLATORS: scalars: the numbers a proof is made of; reduced: below the group's order, the one way they may be written
+        raise ProofError(_("{where}: the proof's scalars are not reduced").format(where=ctx.describe()))
     try:
         a1 = group.sub(group.base(s), group.mul(c, key))
         a2 = group.sub(group.mul(s, card), group.mul(c, layered))
     except PointError as e:
-        raise ProofError(f"{ctx.describe()}: the strip does not prove out") from e
+        raise ProofError(_("{where}: the strip does not prove out").format(where=ctx.describe())) from e
     if challenge(ctx, key, card, layered, a1, a2) != c:
-        raise ProofError(f"{ctx.describe()}: the strip does not prove out")
+        # TRANSLATORS: a strip takes a player's secret layer off a face-down card to turn it up; its proof did not check out
+        raise ProofError(_("{where}: the strip does not prove out").format(where=ctx.describe()))
 
 
 def strip(ctx: Context, k: Scalar, key: Point, layered: Point, rng: Rng) -> tuple[Point, bytes]:
@@ -93,7 +160,8 @@ def batch_weights(ctx: Context, key: Point, cards: Sequence[Point], layered: Seq
     Protocol 3 hashed the match and the list's name but not the game and the turn; its messages are still checked so.
     """
     if len(cards) != len(layered) or not cards:
-        raise ProofError(f"{ctx.describe()}: a batch proof covers a non-empty list of pairs")
+        # TRANSLATORS: a batch proof is one proof for many cards at once; pairs: each card before and after a player's layer
+        raise ProofError(_("{where}: a batch proof covers a non-empty list of pairs").format(where=ctx.describe()))
     n = len(cards).to_bytes(4, "big")
     slot = _field(ctx.slot.encode("utf-8"))
     if ctx.version < FULL_CONTEXT:
@@ -139,10 +207,11 @@ def verify_batch(ctx: Context, proof: bytes, key: Point, cards: Sequence[Point],
     try:
         a, b = _weighted(weights, cards), _weighted(weights, layered)
         if a == group.IDENTITY or b == group.IDENTITY:
-            raise ProofError(f"{ctx.describe()}: the batch does not prove out")
+            raise ProofError(_("{where}: the batch does not prove out").format(where=ctx.describe()))
         verify(_batch_context(ctx, len(cards)), proof, key, a, b)
     except (ProofError, PointError) as e:
-        raise ProofError(f"{ctx.describe()}: the batch does not prove out") from e
+        # TRANSLATORS: the batch: many cards under one proof (of a player's layer on them); the proof did not check out
+        raise ProofError(_("{where}: the batch does not prove out").format(where=ctx.describe())) from e
     _PROVEN.add(digest)
     _NEWLY.append((ctx.match, digest))
 

@@ -11,6 +11,7 @@ from engine.moves import IllegalMoveError, Move
 from engine.rules import Ruleset
 from engine.state import GameState, Pool
 from pbm.errors import ProtocolError
+from pbm.i18n import _, error_text
 from pbm.protocol.dealing import Party
 from pbm.protocol.messages import Message
 
@@ -39,16 +40,18 @@ class Seat:
                 state = new_game(party, party.ruleset, party._g().starter)
             for move in moves:
                 if state is None:
-                    raise ProtocolError("moves arrived before the deal")
+                    raise ProtocolError(_("moves arrived before the deal"))
                 try:
                     state = apply(state, move, party)
                 except IllegalMoveError as e:
-                    raise ProtocolError(f"turn {state.turn}: the other player's move {move} is illegal: {e}") from e
+                    # TRANSLATORS: {move} is a move in spite's notation, e.g. 7-c2; {error} says which rule it breaks
+                    text = _("turn {turn}: the other player's move {move} is illegal: {error}")
+                    raise ProtocolError(text.format(turn=state.turn, move=move, error=error_text(e))) from e
             if moves and state is not None and state.outcome is None and state.to_move != party.me:
-                raise ProtocolError(f"turn {state.turn}: the other player's moves do not end the turn")
+                raise ProtocolError(_("turn {turn}: the other player's moves do not end the turn").format(turn=state.turn))
             if party.resigning is not None:
                 if state is None or state.outcome is not None:
-                    raise ProtocolError("the other player resigns a game that is not under way")
+                    raise ProtocolError(_("the other player resigns a game that is not under way"))
                 state = resign(state, party.other)
             party.settle(state)  # the end-of-game audit may still refuse the message: then nothing of it is kept
         except BaseException:
@@ -65,27 +68,29 @@ class Seat:
             state = new_game(_Preview(party, party.peek_deal(party.ruleset, starter)), party.ruleset, starter)
         if party.resigning is not None:
             if state is None or state.outcome is not None:
-                raise ProtocolError("the other player resigns a game that is not under way")
+                raise ProtocolError(_("the other player resigns a game that is not under way"))
             ended = resign(state, party.other)
             assert ended.outcome is not None
             party.check_game_end(ended.outcome)
         if not moves:
             return
         if state is None:
-            raise ProtocolError("moves arrived before the deal")
+            raise ProtocolError(_("moves arrived before the deal"))
         preview = _Preview(party)
         for move in moves:
             try:
                 state = apply(state, move, preview)
             except (IllegalMoveError, DealerError) as e:
-                raise ProtocolError(f"turn {state.turn}: the other player's move {move} is refused: {e}") from e
+                # TRANSLATORS: {move} is a move in spite's notation, e.g. 7-c2; {error} says why it is refused
+                text = _("turn {turn}: the other player's move {move} is refused: {error}")
+                raise ProtocolError(text.format(turn=state.turn, move=move, error=error_text(e))) from e
         if state.outcome is not None:
             party.check_game_end(state.outcome)
 
     def play(self, move: Move) -> GameState:
         """Apply one of my own moves (raises IllegalMoveError, state unchanged, if the rules forbid it)."""
         if self.state is None:
-            raise ProtocolError("there is no game to play yet")
+            raise ProtocolError(_("there is no game to play yet"))
         self.state = apply(self.state, move, self.party)
         self.moves.append(move)
         return self.state
@@ -93,7 +98,7 @@ class Seat:
     def resign(self, whole_match: bool = False, after: dict[str, Any] | None = None) -> Message:
         """My resignation of the game under way (of the match with `whole_match`): the message; my state shows the game over."""
         if self.moves:
-            raise ProtocolError("moves were played this turn: send or take them back before resigning")
+            raise ProtocolError(_("moves were played this turn: send or take them back before resigning"))
         message, self.state = self.party.resign(self.state, whole_match, after)
         return message
 
@@ -128,5 +133,5 @@ class _Preview:
 
     def _next(self) -> Card:
         if not self._cards:
-            raise DealerError("the message reveals fewer cards than the moves turn up")
+            raise DealerError(_("the message reveals fewer cards than the moves turn up"))
         return self._cards.pop(0)

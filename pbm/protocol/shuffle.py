@@ -20,6 +20,7 @@ import nacl.exceptions
 
 from engine._frozen import frozen_value
 from pbm.errors import PointError, ProofError
+from pbm.i18n import _, ngettext
 from pbm.protocol import group, proofs
 from pbm.protocol.deck import shuffled
 from pbm.protocol.group import IDENTITY, SIZE, Point, Rng, Scalar
@@ -77,16 +78,24 @@ class ShuffleProof:
     def from_bytes(cls, data: bytes, count: int, what: str) -> ShuffleProof:
         """The proof of a shuffle of `count` points; raises ProofError naming `what` unless every point and scalar is canonical."""
         if len(data) != proof_size(count):
-            raise ProofError(f"{what}: the proof of shuffle is {len(data)} bytes where {proof_size(count)} are due for {count} points")
+            due = ngettext(
+                # TRANSLATORS: {what} names a list of a message, e.g. "the deal: the deck"; the proof shows it was shuffled honestly
+                "{what}: the proof of shuffle is {size} bytes where {due} are due for {count} point",
+                "{what}: the proof of shuffle is {size} bytes where {due} are due for {count} points",
+                count,
+            )
+            raise ProofError(due.format(what=what, size=len(data), due=proof_size(count), count=count))
         items = [data[i : i + SIZE] for i in range(0, len(data), SIZE)]
         pts = items[: 2 * count]
         # the identity is refused here; every other point is checked canonical and in the prime-order subgroup by
         # libsodium in the verifier's multiplications (each c_i by u_i, each ĉ_i by e), so it is not checked twice
         if IDENTITY in pts:
-            raise ProofError(f"{what}: the proof of shuffle holds a point that is not a group element (the identity)")
+            # TRANSLATORS: a point is a value of the dealing's cryptography; identity: the group's zero point, which is refused
+            raise ProofError(_("{what}: the proof of shuffle holds a point that is not a group element (the identity)").format(what=what))
         scalars = items[2 * count :]
         if any(not group.is_reduced(s) for s in scalars):
-            raise ProofError(f"{what}: the proof of shuffle holds a scalar that is not reduced")
+            # TRANSLATORS: a scalar is a number a proof is made of; reduced: below the group's order, the one way it may be written
+            raise ProofError(_("{what}: the proof of shuffle holds a scalar that is not reduced").format(what=what))
         return cls(
             commitments=tuple(pts[:count]),
             chain=tuple(pts[count:]),
@@ -207,7 +216,7 @@ def prove(
     gens = generators(n)
     h, hs = gens[0], gens[1:]
     # the permutation commitment: c_{π(i)} = r_{π(i)}·G + H_i
-    r = [group.random_scalar(rng) for _ in range(n)]
+    r = [group.random_scalar(rng) for __ in range(n)]
     commitments: list[Point] = [IDENTITY] * n
     for i, j in enumerate(perm):
         commitments[j] = _add(_base(r[j]), hs[i])
@@ -215,15 +224,15 @@ def prove(
     u = _weights(statement, n)
     u_perm = [u[j] for j in perm]
     # the commitment chain: ĉ_0 = H, ĉ_i = r̂_i·G + u'_i·ĉ_{i-1}
-    r_hat = [group.random_scalar(rng) for _ in range(n)]
+    r_hat = [group.random_scalar(rng) for __ in range(n)]
     chain: list[Point] = []
     previous = h
     for i in range(n):
         previous = _add(_base(r_hat[i]), _mul(u_perm[i], previous))
         chain.append(previous)
-    w1, w2, w3, w4 = (group.random_scalar(rng) for _ in range(4))
-    w_hat = [group.random_scalar(rng) for _ in range(n)]
-    w_perm = [group.random_scalar(rng) for _ in range(n)]
+    w1, w2, w3, w4 = (group.random_scalar(rng) for __ in range(4))
+    w_hat = [group.random_scalar(rng) for __ in range(n)]
+    w_perm = [group.random_scalar(rng) for __ in range(n)]
     t1 = _base(w1)
     t2 = _base(w2)
     t3 = _add(_base(w3), _msm(w_perm, hs))
@@ -274,7 +283,8 @@ def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, in
         or len(proof.chain_responses) != n
         or len(proof.perm_responses) != n
     ):
-        raise ProofError(f"{ctx.describe()}: the shuffle does not keep the number of points")
+        # TRANSLATORS: {where} says which list, e.g. "game 1, turn 7: the stock shuffle"; points: the cards as the cryptography has them
+        raise ProofError(_("{where}: the shuffle does not keep the number of points").format(where=ctx.describe()))
     # the statement hashes the context, B, K, every input, output and commitment; with the proof's bytes, all the check reads
     statement = _statement(ctx, base, key, inputs, outputs, proof.commitments)
     digest = _na.crypto_hash_sha512(statement + proof.to_bytes())
@@ -283,9 +293,10 @@ def verify(ctx: ShuffleContext, proof: ShuffleProof, base: Point, key: Point, in
     try:
         ok = _check(statement, proof, base, key, inputs, outputs)
     except (PointError, nacl.exceptions.CryptoError) as e:
-        raise ProofError(f"{ctx.describe()}: the shuffle does not prove out") from e
+        raise ProofError(_("{where}: the shuffle does not prove out").format(where=ctx.describe())) from e
     if not ok:
-        raise ProofError(f"{ctx.describe()}: the shuffle does not prove out")
+        # TRANSLATORS: {where} says which list, e.g. "game 1, turn 7: the stock shuffle"; its proof of shuffle did not check out
+        raise ProofError(_("{where}: the shuffle does not prove out").format(where=ctx.describe()))
     _PROVEN.add(digest)
     _NEWLY.append((ctx.match, digest))
 

@@ -20,6 +20,7 @@ from engine.moves import parse_turn
 from engine.rules import Ruleset
 from engine.state import Pool
 from pbm.errors import AuditError
+from pbm.i18n import _, pgettext
 from pbm.protocol import group
 from pbm.protocol.group import Point, Scalar
 
@@ -35,7 +36,7 @@ def audit_transcript(
     if keys is None:
         keys = keys_of(messages, game)
         if keys is None:
-            raise AuditError(f"game {game}: the messages do not hold both players' keys yet")
+            raise AuditError(_("game {game}: the messages do not hold both players' keys yet").format(game=game))
     _Replay(keys, match, ruleset, game).run(messages)
 
 
@@ -45,7 +46,7 @@ def keys_of(messages: Sequence[dict[str, Any]], game: int) -> list[list[Scalar]]
     for m in messages:
         section = m.get("secrets", {})
         if section.get("game") == game:
-            found[m["from"]] = [group.scalar(k, "a revealed key") for k in section["keys"]]
+            found[m["from"]] = [group.scalar(k, pgettext("part of a dealing message", "a revealed key")) for k in section["keys"]]
     return [found[0], found[1]] if set(found) == {0, 1} else None
 
 
@@ -101,8 +102,9 @@ class _Replay:
         self.log: dict[int, TurnCards] = {}  # what each turn opened (open_game)
         self.now = TurnCards()
 
-    def _fail(self, what: str) -> AuditError:
-        return AuditError(f"game {self.g}: {what}")
+    def _fail(self, message: str, **values: object) -> AuditError:
+        """The refusal `message` (translated, a template with {game} and `values`) of this game."""
+        return AuditError(message.format(game=self.g, **values))
 
     def _open(self, points: Sequence[Point], *owners: int, epochs: Sequence[int] | None = None) -> list[int | None]:
         """The cards under the current keys of `owners` (or the given epochs)."""
@@ -115,13 +117,16 @@ class _Replay:
     def _announce(self, player: int, text: Any, what: str) -> None:
         e = self.seen[player]
         if e >= len(self.keys[player]) or group.base(self.keys[player][e]) != group.point(text, what):
-            raise self._fail(f"{what}: player {player + 1}'s revealed keys do not include this key")
+            # TRANSLATORS: {what} names the shuffle that brings a new key, e.g. "turn 5: player 1's shuffle"
+            text = _("game {game}: {what}: player {player}'s revealed keys do not include this key")
+            raise self._fail(text, what=what, player=player + 1)
         self.epoch[player], self.seen[player] = e, e + 1
 
     def run(self, messages: Sequence[dict[str, Any]]) -> None:
         deals = {m["deal"]["step"]: m for m in messages if m.get("deal", {}).get("game") == self.g}
         if 1 not in deals or 2 not in deals:
-            raise self._fail("the transcript lacks the deal")
+            # TRANSLATORS: the transcript: every message of the game, as the journal keeps them
+            raise self._fail(_("game {game}: the transcript lacks the deal"))
         self._deal(deals[1], deals[2])
         state = None
         for message in messages:
@@ -132,7 +137,8 @@ class _Replay:
                 state = new_game(self, self.ruleset, self.first)
             self.mover = message["from"]
             self.now = self.log[int(turn["turn"])] = TurnCards(moves=str(turn["moves"]))
-            self.reveals = [self.table[group.point(r["point"], "a reveal")] for r in turn.get("reveals", [])]
+            reveal = pgettext("part of a dealing message", "a reveal")
+            self.reveals = [self.table[group.point(r["point"], reveal)] for r in turn.get("reveals", [])]
             self.end = turn.get("end", {})
             for move in parse_turn(turn["moves"]):
                 state = apply(state, move, self)
@@ -143,18 +149,23 @@ class _Replay:
         f, s = one["from"], two["from"]
         self.first = f
         for player, message in ((f, one), (s, two)):
-            if group.base(self.keys[player][0]) != group.point(message["deal"]["deck"]["key"], "a deal key"):
-                raise self._fail("the revealed keys are not the deal keys")
-        deck = self._open(group.points(one["deal"]["deck"]["points"], "the deck"), f)
+            if group.base(self.keys[player][0]) != group.point(
+                message["deal"]["deck"]["key"], pgettext("part of a dealing message", "a deal key")
+            ):
+                # TRANSLATORS: the deal keys: the public keys each player's spite sent with its shuffle of the deck
+                raise self._fail(_("game {game}: the revealed keys are not the deal keys"))
+        deck = self._open(group.points(one["deal"]["deck"]["points"], pgettext("part of a dealing message", "the deck")), f)
         if sorted(c for c in deck if c is not None) != list(range(size)):
-            raise self._fail(f"player {f + 1}'s first shuffle of the deal is not the deck")
-        opened = self._open(group.points(two["deal"]["deck"]["points"], "the deal"), f, s)
+            raise self._fail(_("game {game}: player {player}'s first shuffle of the deal is not the deck"), player=f + 1)
+        opened = self._open(group.points(two["deal"]["deck"]["points"], pgettext("part of a dealing message", "the deal")), f, s)
         both = [c for c in opened if c is not None]
         if len(both) != len(opened) or sorted(both) != list(range(size)):
-            raise self._fail(f"player {s + 1}'s second shuffle of the deal is not the deck")
+            raise self._fail(_("game {game}: player {player}'s second shuffle of the deal is not the deck"), player=s + 1)
         first, rest = both[: n + h + 1], both[n + h + 1 :]
-        if self._open(group.points(two["deal"]["strips"], "the deal"), f) != first:
-            raise self._fail(f"player {s + 1}'s strips of the deal are not the cards dealt to player {f + 1}")
+        if self._open(group.points(two["deal"]["strips"], pgettext("part of a dealing message", "the deal")), f) != first:
+            # TRANSLATORS: strips: cards with one player's secret layer taken off, so that the other can read them
+            text = _("game {game}: player {player}'s strips of the deal are not the cards dealt to player {other}")
+            raise self._fail(text, player=s + 1, other=f + 1)
         self.piles[f] = first[: n - 1]
         self.piles[s] = rest[: n - 1]
         self.tops = {f: first[n - 1], s: first[n + h]}
@@ -182,33 +193,42 @@ class _Replay:
 
     def end_turn(self, turn: int, completed: tuple[Pool, ...], merging: tuple[Pool, ...], player: int, count: int) -> Draw:
         x, y, end = self.mover, 1 - self.mover, self.end
-        where = f"turn {turn}: player {x + 1}'s"
         if "shuffle" in end:
-            self._announce(x, end["shuffle"]["key"], f"{where} shuffle")
-            new = self._open(group.points(end["shuffle"]["points"], "the stock"), x, y)
+            self._announce(x, end["shuffle"]["key"], _("turn {turn}: player {player}'s shuffle").format(turn=turn, player=x + 1))
+            new = self._open(group.points(end["shuffle"]["points"], pgettext("part of a dealing message", "the stock")), x, y)
             if None in new or Counter(new) != Counter(self.stock):
-                raise self._fail(f"{where} shuffle of the stock is not a re-keyed permutation of it")
+                # TRANSLATORS: re-keyed: under the player's new secret layer; a permutation: the same cards in another order
+                text = _("game {game}: turn {turn}: player {player}'s shuffle of the stock is not a re-keyed permutation of it")
+                raise self._fail(text, turn=turn, player=x + 1)
             self.stock = new  # type: ignore[assignment]
             self.now.shuffle = list(self.stock)
         if count:
-            drawn = self._open(group.points(end["draw"]["points"], "the draw"), y)
+            drawn = self._open(group.points(end["draw"]["points"], pgettext("part of a dealing message", "the draw")), y)
             positions = end["draw"].get("positions") or list(range(count))
             if drawn != [self.stock[-1 - p] for p in positions]:
-                raise self._fail(f"{where} reservation of the draw is not the cards of the stock it names")
+                # TRANSLATORS: the reservation of the draw: the cards drawn for the other player, face down, at the end of the turn
+                text = _("game {game}: turn {turn}: player {player}'s reservation of the draw is not the cards of the stock it names")
+                raise self._fail(text, turn=turn, player=x + 1)
             taken = {len(self.stock) - 1 - p for p in positions}
             self.stock = [c for i, c in enumerate(self.stock) if i not in taken]
             self.now.draw = [c for c in drawn if c is not None]
             self.now.positions = list(end["draw"]["positions"]) if end["draw"].get("positions") else None
         if merging:
-            self._announce(x, end["merge"]["stock"]["key"], f"{where} merge")
-            new = self._open(group.points(end["merge"]["stock"]["points"], "the stock"), x, y)
+            self._announce(x, end["merge"]["stock"]["key"], _("turn {turn}: player {player}'s merge").format(turn=turn, player=x + 1))
+            new = self._open(group.points(end["merge"]["stock"]["points"], pgettext("part of a dealing message", "the stock")), x, y)
             expected = Counter(self.stock) + Counter(c.index for pool in merging for c in pool.cards)
             if None in new or Counter(new) != expected:
-                raise self._fail(f"{where} merge of the recycled cards into the stock is not a re-keyed permutation of them")
+                text = _(
+                    "game {game}: turn {turn}: player {player}'s merge of the recycled cards into the stock "
+                    "is not a re-keyed permutation of them"
+                )
+                raise self._fail(text, turn=turn, player=x + 1)
             self.stock = new  # type: ignore[assignment]
             self.now.merge = list(self.stock)
         for n, (pool, layer) in enumerate(zip(completed, end.get("pools", []), strict=False)):
-            found = self._open(group.points(layer["points"], "a pool"), x)
+            found = self._open(group.points(layer["points"], pgettext("part of a dealing message", "a pool")), x)
             if Counter(found) != Counter(c.index for c in pool.cards):
-                raise self._fail(f"{where} layer on recycling pool {n + 1} holds other cards than the center stack")
+                # TRANSLATORS: a layer: the player's secret layer on the cards of a recycling pool (a completed center stack)
+                text = _("game {game}: turn {turn}: player {player}'s layer on recycling pool {n} holds other cards than the center stack")
+                raise self._fail(text, turn=turn, player=x + 1, n=n + 1)
         return Draw((), unseen=count)

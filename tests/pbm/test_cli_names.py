@@ -66,6 +66,19 @@ def test_a_name_with_control_or_bidi_characters_is_refused_when_chosen(tmp_path:
     assert not (tmp_path / "invitation.toml").exists()
 
 
+def test_a_name_typed_with_combining_marks_is_stored_and_shown_in_nfc(tmp_path: Path) -> None:
+    """Some Vietnamese keyboards type "ễ" as e and two combining marks (NFD): spite keeps and shows the composed name (NFC)."""
+    composed = "Nguyễn Thị Hương"
+    typed = unicodedata.normalize("NFD", composed)
+    assert typed != composed
+    player = Player("x", tmp_path / "home")
+    shown = player.ok("id", "--name", typed)
+    assert f"name:        {composed}\n" in shown.stdout
+    assert typed not in shown.stdout
+    assert composed.encode() in (tmp_path / "home" / "identity.pem").read_bytes()
+    assert f"name:        {composed}\n" in player.ok("id").stdout
+
+
 # A modified program may sign any name a file allows (no C0 control): every other invisible character at once, or markup.
 HOSTILE = ["\x9b\x85\x7f\u202e\u2067\u200b\u2028Alice", "[/x][bold]A[conceal]"]  # C1, DEL, bidi, zero width, separator
 

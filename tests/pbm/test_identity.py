@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 from pathlib import Path
 
 import pytest
 
 from pbm import home as spite_home_module
 from pbm.errors import BadSignatureError, IdentityError, PassphraseError, PublicKeyError
-from pbm.identity import PublicKey, load, load_or_create, needs_passphrase, player_path, rename
+from pbm.identity import PublicKey, check_name, load, load_or_create, needs_passphrase, player_path, rename
 
 
 def mode(path: Path) -> int:
@@ -111,6 +112,23 @@ def test_rename_keeps_the_key(tmp_path: Path) -> None:
     loaded = load(made.path)
     assert loaded.name == "Alicia"
     assert loaded.public_text == made.public_text == renamed.public_text
+
+
+# "Nguyễn Thị Hương" as some Vietnamese keyboards type it: each letter and its marks as separate characters (NFD).
+NFC_NAME = "Nguyễn Thị Hương"
+NFD_NAME = unicodedata.normalize("NFD", NFC_NAME)
+
+
+def test_a_name_typed_with_combining_marks_is_kept_in_nfc(tmp_path: Path) -> None:
+    assert NFD_NAME != NFC_NAME and len(NFD_NAME) > len(NFC_NAME)
+    assert check_name(NFD_NAME) == NFC_NAME
+    made = load_or_create(tmp_path, NFD_NAME)
+    assert made.name == NFC_NAME
+    assert load(made.path).name == NFC_NAME
+    assert NFC_NAME.encode() in made.path.read_bytes() and NFD_NAME.encode() not in made.path.read_bytes()
+    rename(made, "Alice")
+    assert rename(load(made.path), "  " + NFD_NAME + " ").name == NFC_NAME
+    assert load(made.path).name == NFC_NAME
 
 
 def test_public_text_round_trips_and_fingerprint_is_short(tmp_path: Path) -> None:
