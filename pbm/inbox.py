@@ -1,7 +1,9 @@
 """What came in by mail: each save or turn code kept in its match's folder under the spite home, and every match's next step.
 
 A found turn is kept once (by match and save number); the player's own files, turns already recorded and turns whose
-signature does not check out are passed over and never kept. Nothing here prints.
+signature does not check out are passed over and never kept. Nothing here prints: why a turn was passed over and what
+was resigned are kept as :class:`~engine.text.Message` (English, as --json gives them), said in the player's language
+where they are shown (:func:`pbm.i18n.say`).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine._frozen import frozen_value
+from engine.text import Message
 from pbm import saves
 from pbm.errors import ChainError, CrossedError, HomeError, SpiteError
 from pbm.home import ensure_private_dir, is_match_id, read_head, write_new
+from pbm.i18n import N_, _
 from pbm.identity import Identity
 from pbm.journal import Journal, MatchInfo, Status
 from pbm.saves import SaveFile
@@ -24,6 +28,20 @@ if TYPE_CHECKING:  # the mail module brings smtplib, imaplib, ssl and email: onl
     from pbm.transport.mail import Found
 
 MATCHES_DIR = "matches"
+OPPONENT = "your opponent"  # the name the journal keeps for an opponent no file named yet: journal data, in no language
+
+# Why a turn found in the mail was passed over (Intake.why), and what was resigned in a match (Standing.resignations)
+_OTHER_MATCH_ID = N_("its match id is not one spite makes")
+_NO_SIGNER = N_("it names no signer")
+_OTHERS_MATCH = N_("it is a turn of a match between two other players")
+# TRANSLATORS: {name} is the opponent's name; {seq} the number of a save in its match; {match} a match id
+_FORK = N_("{name} sent two different versions of save {seq} of match {match}: the first one stands")
+_YOU_RESIGNED_GAME = N_("you resigned game {game}")
+_YOU_RESIGNED_MATCH = N_("you resigned the match, in game {game}")
+# TRANSLATORS: {name} is the opponent's name
+_THEY_RESIGNED_GAME = N_("{name} resigned game {game}")
+# TRANSLATORS: {name} is the opponent's name
+_THEY_RESIGNED_MATCH = N_("{name} resigned the match, in game {game}")
 
 
 class Next(enum.StrEnum):
@@ -51,14 +69,16 @@ class Intake:
     match: str
     seq: int
     path: Path | None = None
-    why: str = ""
+    why: Message | str = ""  # why it was refused: str() is the English (--json), pbm.i18n.say() the player's language
     mail: str = ""  # the mail it came in, as a refusal names it: the mail from X, 'Subject'
 
 
 def match_folder(home: Path, match: str) -> Path:
     """The folder under the spite home where the files of `match` that came by mail are kept (HomeError unless a match id)."""
     if not is_match_id(match):
-        raise HomeError(f"{shown(match)} is not a match id (16 to 64 lower-case hex digits): no folder is named after it")
+        raise HomeError(
+            _("{match} is not a match id (16 to 64 lower-case hex digits): no folder is named after it").format(match=shown(match))
+        )
     return ensure_private_dir(Path(home) / MATCHES_DIR / match[:8])
 
 
@@ -67,16 +87,16 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
     item = found.item
     match, seq = item.match, item.seq
     if not is_match_id(match):  # the readers refuse it first; here it would name a folder
-        return Intake(Taken.REFUSED, match[:64], seq, why="its match id is not one spite makes")
+        return Intake(Taken.REFUSED, match[:64], seq, why=Message(_OTHER_MATCH_ID))
     signer = item.signer if isinstance(item, SaveFile) else item.turn.get("signer")
     if type(signer) is not int or signer not in (0, 1):
-        return Intake(Taken.REFUSED, match, seq, why="it names no signer")
+        return Intake(Taken.REFUSED, match, seq, why=Message(_NO_SIGNER))
     pinned = journal.pinned(match)
     players = pinned if pinned is not None else (item.players if isinstance(item, SaveFile) else None)
     if players is not None and players[signer].key == identity.public_text:
         return Intake(Taken.MINE, match, seq)
     if players is not None and players[1 - signer].key not in (identity.public_text, ""):
-        return Intake(Taken.REFUSED, match, seq, why="it is a turn of a match between two other players")
+        return Intake(Taken.REFUSED, match, seq, why=Message(_OTHERS_MATCH))
     if isinstance(item, SaveFile):
         refused = _refusal(item, journal)
         if refused is not None:
@@ -90,8 +110,8 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
     try:
         name = save_name(item)
     except SpiteError as e:
-        return Intake(Taken.REFUSED, match, seq, why=str(e))
-    opponent = players[signer].name if players is not None else "your opponent"
+        return Intake(Taken.REFUSED, match, seq, why=_why(e))
+    opponent = players[signer].name if players is not None else OPPONENT
     path = _fresh(match_folder(journal.home, match) / name)
     write_new(path, found.data, match)
     if not journal.take(match, seq, path, opponent, found.sender):
@@ -105,11 +125,11 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
 def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
     """Why `save` is not kept (a duplicate, a bad signature, a fork, a key change), or None if it may be."""
     match, seq, name = save.match, save.seq, save.players[save.signer].name
-    fork = f"{name} sent two different versions of save {seq} of match {match[:8]}: the first one stands"
+    fork = Message(_FORK, name=name, seq=seq, match=match[:8])
     try:
         saves.verify(save, journal.key_for(save))
     except SpiteError as e:
-        return Intake(Taken.REFUSED, match, seq, why=str(e))
+        return Intake(Taken.REFUSED, match, seq, why=_why(e))
     latest = journal.latest(match)
     if latest is not None and seq <= latest.seq and not _crossing(save, journal):  # the same file again, or another version
         recorded = journal.at(match, seq)
@@ -119,7 +139,7 @@ def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
         try:
             journal.check(save)
         except CrossedError as e:  # a turn that crossed this player's resignation: void, and said so
-            return Intake(Taken.REFUSED, match, seq, why=str(e))
+            return Intake(Taken.REFUSED, match, seq, why=_why(e))
         except SpiteError:
             pass
         return Intake(Taken.REFUSED, match, seq, why=fork)
@@ -128,7 +148,7 @@ def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
     except ChainError:
         pass  # a file in between has not come yet: this one waits for it
     except SpiteError as e:  # another key, or a second version of the turn after the latest
-        return Intake(Taken.REFUSED, match, seq, why=str(e))
+        return Intake(Taken.REFUSED, match, seq, why=_why(e))
     kept = journal.taken(match, seq)
     if kept is not None:
         try:
@@ -140,13 +160,22 @@ def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
     return None
 
 
-def _resigned(info: MatchInfo, me: int) -> tuple[str, ...]:
+def _why(error: SpiteError) -> Message | str:
+    """Why a turn was refused, from the error that refused it: the engine's Message as it is, else the error's text."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Message) else str(error)
+
+
+def _resigned(info: MatchInfo, me: int) -> tuple[Message, ...]:
     """The games (or the match) resigned in `info`, in words for player `me`: "you resigned game 2", "Bob resigned game 3"."""
     them = plain(info.players[1 - me].name)
-    return tuple(
-        f"{'you' if r.seat == me else them} resigned {'the match, in game' if r.whole_match else 'game'} {r.game}"
-        for r in info.resignations
-    )
+    said = []
+    for r in info.resignations:
+        if r.seat == me:
+            said.append(Message(_YOU_RESIGNED_MATCH if r.whole_match else _YOU_RESIGNED_GAME, game=r.game))
+        else:
+            said.append(Message(_THEY_RESIGNED_MATCH if r.whole_match else _THEY_RESIGNED_GAME, name=them, game=r.game))
+    return tuple(said)
 
 
 def _crossing(save: SaveFile, journal: Journal) -> bool:
@@ -181,7 +210,8 @@ class Standing:
     joined: int = 1  # the first file of the match this machine recorded: above 1, the files before it were not checked here
     fingerprint: str = ""  # of the opponent's pinned key; "" until their key is pinned (first contact shows it)
     unsent: bool = False  # this player's latest file of a match played by mail (an address is kept) was never mailed
-    resigned: tuple[str, ...] = ()  # the games (or the match) resigned, in words: "you resigned game 2", "Bob resigned the match"
+    resigned: tuple[str, ...] = ()  # the games (or the match) resigned, in English words: "you resigned game 2" (--json)
+    resignations: tuple[Message, ...] = ()  # the same, to be said in the player's language (pbm.i18n.say)
 
 
 def standings(identity: Identity, journal: Journal) -> list[Standing]:
@@ -204,7 +234,7 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         resigned = _resigned(info, me) if info is not None and me is not None else ()
         waiting[row.match] = Standing(
             row.match, row.opponent, score, Next.YOU, row.taken_at, row.path, address, new=True, fingerprint=fingerprint,
-            resigned=resigned,
+            resigned=tuple(map(str, resigned)), resignations=resigned,
         )  # fmt: skip
     rows = list(waiting.values())
     for info in infos.values():
@@ -220,7 +250,7 @@ def standings(identity: Identity, journal: Journal) -> list[Standing]:
         resigned = _resigned(info, me)
         standing = Standing(
             info.match, them.name, score, nxt, latest.seen_at, latest.path, address, joined=info.first, fingerprint=fingerprint,
-            unsent=unsent, resigned=resigned,
+            unsent=unsent, resigned=tuple(map(str, resigned)), resignations=resigned,
         )  # fmt: skip
         rows.append(standing)
     return sorted(rows, key=lambda r: not r.unsent)  # stable: the order above within each part

@@ -16,6 +16,7 @@ from typing import Any
 from engine._frozen import frozen_value
 from pbm.errors import MailSettingsError
 from pbm.home import write_atomic
+from pbm.i18n import _, error_text
 
 SETTINGS_FILE = "mail.toml"
 DRAFT_FILE = "mail-draft.toml"  # the answers of a setup whose servers failed: the next setup offers them
@@ -77,26 +78,36 @@ class MailSettings:
 def check(settings: MailSettings) -> None:
     """Raise MailSettingsError naming the first setting that is not valid."""
     if not _ADDRESS.fullmatch(bare_address(settings.address)):
-        raise MailSettingsError(f"{settings.address!r} is not an email address (like alice@example.com)")
+        # TRANSLATORS: {address} is what was given, in quotes
+        raise MailSettingsError(_("{address} is not an email address (like alice@example.com)").format(address=repr(settings.address)))
     if not settings.user or any(c.isspace() for c in settings.user):
-        raise MailSettingsError("the user name is empty or has spaces")
+        raise MailSettingsError(_("the user name is empty or has spaces"))
     for kind, host, port, security in (
         ("SMTP", settings.smtp_host, settings.smtp_port, settings.smtp_security),
         *([("IMAP", settings.imap_host, settings.imap_port, settings.imap_security)] if settings.uses_imap else []),
     ):
+        # In these messages {kind} is SMTP or IMAP, and a value given is in quotes (as Python writes it).
         if not host or any(c.isspace() or c in "/:@" for c in host):
-            raise MailSettingsError(f"the {kind} server {host!r} is not a host name (like {kind.lower()}.example.com)")
+            # TRANSLATORS: {kind} is SMTP or IMAP; {host} the host name given, in quotes; {example} a host name, as smtp.example.com
+            not_host = _("the {kind} server {host} is not a host name (like {example})")
+            raise MailSettingsError(not_host.format(kind=kind, host=repr(host), example=f"{kind.lower()}.example.com"))
         if type(port) is not int or not 1 <= port <= 65535:
-            raise MailSettingsError(f"the {kind} port {port!r} is not a port number (1 to 65535)")
+            # TRANSLATORS: {kind} is SMTP or IMAP; {port} the port given
+            raise MailSettingsError(_("the {kind} port {port} is not a port number (1 to 65535)").format(kind=kind, port=repr(port)))
         if security not in SECURITY:
-            raise MailSettingsError(f"the {kind} security {security!r} is not one of {', '.join(SECURITY)}")
+            # TRANSLATORS: {kind} is SMTP or IMAP; {security} the kind of security given, in quotes; {known} lists the kinds spite knows
+            not_known = _("the {kind} security {security} is not one of {known}")
+            raise MailSettingsError(not_known.format(kind=kind, security=repr(security), known=", ".join(SECURITY)))
         if security == "plain" and not is_loopback(host):
             raise MailSettingsError(
-                f"the {kind} security plain would send your password unencrypted to {host}: it is for a server on this machine "
-                "only (localhost, 127.0.0.1); choose tls or starttls"
+                _(
+                    # TRANSLATORS: {kind} is SMTP or IMAP; {host} a host name; tls, starttls, plain: the setting's values (never translated)
+                    "the {kind} security plain would send your password unencrypted to {host}: it is for a server on this machine "
+                    "only (localhost, 127.0.0.1); choose tls or starttls"
+                ).format(kind=kind, host=host)
             )
     if not isinstance(settings.timeout, int | float) or not 0 < settings.timeout <= 600:
-        raise MailSettingsError(f"the timeout {settings.timeout!r} is not a number of seconds from 0 to 600")
+        raise MailSettingsError(_("the timeout {timeout} is not a number of seconds from 0 to 600").format(timeout=repr(settings.timeout)))
 
 
 def is_loopback(host: str) -> bool:
@@ -122,7 +133,8 @@ def valid_address(text: str) -> str:
     """`text` as an address to send to; MailSettingsError if it is not one."""
     address = bare_address(text)
     if not _ADDRESS.fullmatch(address):
-        raise MailSettingsError(f"{text!r} is not an email address (like bob@example.com)")
+        # TRANSLATORS: {address} is what was given, in quotes
+        raise MailSettingsError(_("{address} is not an email address (like bob@example.com)").format(address=repr(text)))
     return address
 
 
@@ -135,6 +147,7 @@ def save(home: Path, settings: MailSettings, draft: bool = False) -> Path:
     (mail-draft.toml, beside it); returns its path. Keeping the settings removes the draft."""
     import tomli_w  # only setup writes the settings
 
+    # the file's own comment: a file's contents are in no language
     if draft:
         head = "# the answers of a 'spite mail setup' whose servers failed: the next setup offers them. No password is kept here.\n"
     else:
@@ -153,23 +166,31 @@ def load(home: Path, draft: bool = False) -> MailSettings:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise MailSettingsError("no mail settings yet: run 'spite mail setup' first") from None
+        raise MailSettingsError(_("no mail settings yet: run 'spite mail setup' first")) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise MailSettingsError(f"cannot read the mail settings {path}: {e}") from e
+        # TRANSLATORS: {file} is a file's path; {error} the system's own words for what went wrong
+        raise MailSettingsError(_("cannot read the mail settings {file}: {error}").format(file=path, error=error_text(e))) from e
     try:
         doc: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise MailSettingsError(f"the mail settings {path} are not valid TOML ({e}): run 'spite mail setup' again") from e
+        # TRANSLATORS: {error} is the TOML reader's own words (English) for what is wrong, and where
+        not_toml = _("the mail settings {file} are not valid TOML ({error}): run 'spite mail setup' again")
+        raise MailSettingsError(not_toml.format(file=path, error=error_text(e))) from e
     known = {f.name for f in fields(MailSettings)}
     unknown = sorted(set(doc) - known)
     if unknown:
-        raise MailSettingsError(f"the mail settings {path} have an unknown setting {unknown[0]!r}: run 'spite mail setup' again")
+        # TRANSLATORS: {setting} is the name of the setting in the file (never translated), in quotes
+        strange = _("the mail settings {file} have an unknown setting {setting}: run 'spite mail setup' again")
+        raise MailSettingsError(strange.format(file=path, setting=repr(unknown[0])))
     try:
         return MailSettings(**doc)
     except TypeError as e:
-        raise MailSettingsError(f"the mail settings {path} lack a setting ({e}): run 'spite mail setup' again") from e
+        # TRANSLATORS: {error} is Python's own words (English) naming the setting that is missing
+        lacking = _("the mail settings {file} lack a setting ({error}): run 'spite mail setup' again")
+        raise MailSettingsError(lacking.format(file=path, error=error_text(e))) from e
     except MailSettingsError as e:
-        raise MailSettingsError(f"the mail settings {path}: {e}") from e
+        # TRANSLATORS: {error} says which setting is not valid
+        raise MailSettingsError(_("the mail settings {file}: {error}").format(file=path, error=error_text(e))) from e
 
 
 # --- the password ---
@@ -228,13 +249,23 @@ def password_source(settings: MailSettings, just_kept: bool = False) -> str:
     import os
 
     if os.environ.get(PASSWORD_ENV):
-        return f"Your password is read from {PASSWORD_ENV} (it is set here)."
+        return _("Your password is read from {variable} (it is set here).").format(variable=PASSWORD_ENV)
     ring = _keyring()
     if ring is not None:
-        name = f"the system keyring ({type(ring.get_keyring()).__name__})"
+        where = {"backend": type(ring.get_keyring()).__name__, "entry": f"{KEYRING_SERVICE} / {settings.keyring_user}"}
         if just_kept:
-            return f"Your password is kept in {name}, as {KEYRING_SERVICE} / {settings.keyring_user}: spite does not ask for it again."
+            # TRANSLATORS: {backend} names the system keyring's kind (as SecretService); {entry} its entry (spite-mail / alice@host)
+            kept = _("Your password is kept in the system keyring ({backend}), as {entry}: spite does not ask for it again.")
+            return kept.format(**where)
         if stored_password(settings) is not None:
-            return f"Your password is kept in {name}, as {KEYRING_SERVICE} / {settings.keyring_user}."
-        return f"Your password is not in {name} yet: spite asks for it once per command until spite mail setup keeps it there."
-    return f"spite asks for your password once per command (or set {PASSWORD_ENV}): there is no system keyring here."
+            # TRANSLATORS: {backend} names the system keyring's kind (as SecretService); {entry} its entry (spite-mail / alice@host)
+            return _("Your password is kept in the system keyring ({backend}), as {entry}.").format(**where)
+        not_yet = _(
+            # TRANSLATORS: {backend} names the system keyring's kind (as SecretService)
+            "Your password is not in the system keyring ({backend}) yet: "
+            "spite asks for it once per command until spite mail setup keeps it there."
+        )
+        return not_yet.format(**where)
+    return _("spite asks for your password once per command (or set {variable}): there is no system keyring here.").format(
+        variable=PASSWORD_ENV
+    )

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 
 from pbm.errors import ClipboardError
+from pbm.i18n import _
 
 
 def _clipboard() -> tuple[Callable[[str], None], Callable[[], str], type[Exception]]:
@@ -15,7 +16,7 @@ def _clipboard() -> tuple[Callable[[str], None], Callable[[], str], type[Excepti
     try:
         import pyperclip  # only --copy and --paste pay for importing it
     except ImportError as e:
-        raise ClipboardError("the clipboard needs the pyperclip package (pip install pyperclip)") from e
+        raise ClipboardError(_("the clipboard needs the pyperclip package (pip install pyperclip)")) from e
     copy, paste = pyperclip.determine_clipboard()  # asked each time: pyperclip would keep the first answer for good
     return copy, paste, pyperclip.PyperclipException
 
@@ -29,18 +30,19 @@ def copy(text: str) -> None:
     except failure as e:
         raise ClipboardError(missing()) from e
     if held.replace("\r\n", "\n") != text:  # xclip and xsel fail quietly when they cannot reach the display
-        raise ClipboardError(f"the clipboard did not take the code ({missing()})")
+        # TRANSLATORS: {reason} says what is missing for a clipboard, as "there is no clipboard here: ..."
+        raise ClipboardError(_("the clipboard did not take the code ({reason})").format(reason=missing()))
 
 
 def paste() -> str:
     """The text on the clipboard; raises ClipboardError when there is no clipboard, or nothing on it."""
-    _, get, failure = _clipboard()
+    get, failure = _clipboard()[1:]
     try:
         text = get()
     except failure as e:
         raise ClipboardError(missing()) from e
     if not text.strip():
-        raise ClipboardError("the clipboard is empty: copy the turn code (every line from BEGIN SPITE to END SPITE) first")
+        raise ClipboardError(_("the clipboard is empty: copy the turn code (every line from BEGIN SPITE to END SPITE) first"))
     return text
 
 
@@ -48,9 +50,11 @@ def missing() -> str:
     """What is missing for a clipboard, said plainly: a graphical session, or a clipboard tool."""
     if sys.platform.startswith("linux") or "bsd" in sys.platform:
         if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-            return "there is no clipboard here: this terminal has no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)"
-        tools = ("wl-copy", "wl-paste") if os.environ.get("WAYLAND_DISPLAY") else ("xclip", "xsel")
+            return _("there is no clipboard here: this terminal has no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+        wayland = bool(os.environ.get("WAYLAND_DISPLAY"))
+        tools = ("wl-copy", "wl-paste") if wayland else ("xclip", "xsel")
         if not any(shutil.which(tool) for tool in tools):
-            wanted = "wl-clipboard (wl-copy, wl-paste)" if os.environ.get("WAYLAND_DISPLAY") else "xclip or xsel"
-            return f"no clipboard tool was found: install {wanted}, or copy the code by hand"
-    return "the clipboard cannot be used here: copy the code by hand"
+            if wayland:
+                return _("no clipboard tool was found: install wl-clipboard (wl-copy, wl-paste), or copy the code by hand")
+            return _("no clipboard tool was found: install xclip or xsel, or copy the code by hand")
+    return _("the clipboard cannot be used here: copy the code by hand")

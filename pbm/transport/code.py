@@ -23,7 +23,8 @@ from engine._frozen import frozen_value
 from pbm import saves, savetext
 from pbm.errors import BadSignatureError, CodeError, SaveFormatError, SpiteError
 from pbm.home import is_match_id
-from pbm.packing import PackingError, deflate, inflate, to_json
+from pbm.i18n import N_, _, ngettext
+from pbm.packing import CUT, EDITED, JUNK, NOT_BASE64, NOT_DATA, TOO_BIG, PackingError, deflate, inflate, to_json
 from pbm.saves import SaveFile
 
 PART_CHARS = 2000  # a part fits one message of Discord or Signal (about 2,000), and of Telegram (4,096)
@@ -90,7 +91,7 @@ class TurnCode:
     def seq(self) -> int:
         seq = self.turn.get("seq")
         if type(seq) is not int:
-            raise CodeError("the turn code has no save number ('seq'): it was not made by spite")
+            raise CodeError(_("the turn code has no save number ('seq'): it was not made by spite"))
         return seq
 
 
@@ -129,9 +130,13 @@ def armor(save: SaveFile) -> list[str]:
     """The parts of `save`'s turn code; raises CodeError when it would take more than MAX_PARTS messages."""
     parts = encode(save)
     if len(parts) > MAX_PARTS:
-        raise CodeError(
-            f"this turn's code would take {len(parts)} messages of {PART_CHARS:,} characters (at most {MAX_PARTS}): send the file instead"
+        too_many = ngettext(
+            # TRANSLATORS: {chars} is a number of characters, as 2,000; {most} the most messages a code may take (4)
+            "this turn's code would take {n} message of {chars} characters (at most {most}): send the file instead",
+            "this turn's code would take {n} messages of {chars} characters (at most {most}): send the file instead",
+            len(parts),
         )
+        raise CodeError(too_many.format(n=len(parts), chars=f"{PART_CHARS:,}", most=MAX_PARTS))
     return parts
 
 
@@ -154,8 +159,9 @@ def read(data: bytes) -> SaveFile | TurnCode:
     """
     if len(data) > MAX_INPUT:
         raise CodeError(
-            f"this text has more than {MAX_INPUT} bytes; pasted text has at most {MAX_INPUT // 1024} KiB "
-            f"(a save itself at most {saves.MAX_BYTES // 1024} KiB)"
+            _("this text has more than {bytes} bytes; pasted text has at most {kib} KiB (a save itself at most {save_kib} KiB)").format(
+                bytes=MAX_INPUT, kib=MAX_INPUT // 1024, save_kib=saves.MAX_BYTES // 1024
+            )
         )
     text = data.decode("utf-8", errors="replace")
     plain = normal(text)  # a chat's non-breaking or zero-width spaces inside BEGIN SPITE hide nothing
@@ -164,11 +170,18 @@ def read(data: bytes) -> SaveFile | TurnCode:
         if any(_BEGIN.search(line) for line in lines):
             return _read_code(lines)
         if any(_END.search(line) for line in lines):
-            raise CodeError(f"the turn code has lost its BEGIN SPITE line{_AGAIN}")
+            raise CodeError(
+                _("the turn code has lost its BEGIN SPITE line: copy it again from the chat, every line from BEGIN SPITE to END SPITE")
+            )
     elif not _SAVE_MARK.search(plain) and "\ufffd" not in text:  # text, but not a save's (bytes that are not text: the save reader says so)
         if _CODE_LINE.search(plain):
-            raise CodeError(f"this text has lines of a turn code but no BEGIN SPITE or END SPITE line{_AGAIN}")
-        raise CodeError("this text holds neither a turn code (no BEGIN SPITE line) nor a spite save (no spite-save format line)")
+            raise CodeError(
+                _(
+                    "this text has lines of a turn code but no BEGIN SPITE or END SPITE line: "
+                    "copy it again from the chat, every line from BEGIN SPITE to END SPITE"
+                )
+            )
+        raise CodeError(_("this text holds neither a turn code (no BEGIN SPITE line) nor a spite save (no spite-save format line)"))
     return _read_save(data, text)
 
 
@@ -323,7 +336,7 @@ def _read_code(lines: list[str]) -> TurnCode:
         raise broken[-1]  # the last code pasted is the one most likely meant
     matches = {c.match for c in good}
     if len(matches) > 1:
-        raise CodeError("this text holds turn codes of different matches: paste the code of one turn")
+        raise CodeError(_("this text holds turn codes of different matches: paste the code of one turn"))
     return max(good, key=lambda c: c.seq)
 
 
@@ -331,38 +344,94 @@ def _whole(tag: str, parts: list[_Part]) -> TurnCode:
     """The turn code whose parts are `parts` (all of one tag), or CodeError naming the first part missing, damaged or cut."""
     total = parts[0].total
     if any(p.total != total for p in parts):
-        raise CodeError(f"the parts of turn code {tag} disagree on how many parts it has: some are damaged")
+        # TRANSLATORS: {tag} is the five letters that name a turn code, as in BEGIN SPITE TURN 1/2 ABCDE
+        raise CodeError(_("the parts of turn code {tag} disagree on how many parts it has: some are damaged").format(tag=tag))
     chunks: list[str] = []
     read = sorted({p.number for p in parts if p.chunk is not None})
     for number in range(1, total + 1):
         found = [p for p in parts if p.number == number]
         good = next((p.chunk for p in found if p.chunk is not None), None)
-        which = f"part {number} of {total}" if total > 1 else "the turn code"
         if good is None and not found and read:  # the parts pasted so far are whole: the rest are still to come
-            got = f"part {read[0]}" if len(read) == 1 else f"parts {', '.join(map(str, read[:-1]))} and {read[-1]}"
-            raise CodeError(f"{got} of {total} read; paste part {number} as well ({which} is missing){_AGAIN}")
+            raise CodeError(_still_to_come(read, number, total))
         if good is None:
-            raise CodeError(f"{which} is {'damaged or cut' if found else 'missing'}{_AGAIN}")
+            raise CodeError(_lost(number, total, damaged=bool(found)))
         chunks.append(good)
     body = "".join(chunks)
     try:
         raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
     except (binascii.Error, ValueError) as e:
-        raise CodeError(f"turn code {tag} is damaged{_AGAIN}") from e
+        raise CodeError(
+            # TRANSLATORS: {tag} is the five letters that name a turn code
+            _("turn code {tag} is damaged: copy it again from the chat, every line from BEGIN SPITE to END SPITE").format(tag=tag)
+        ) from e
     if _base32(crypto_hash_sha256(raw))[:5] != tag:
-        raise CodeError(f"the parts of turn code {tag} do not belong together{_AGAIN}")
+        raise CodeError(
+            _(
+                # TRANSLATORS: {tag} is the five letters that name a turn code
+                "the parts of turn code {tag} do not belong together: copy it again from the chat, every line from BEGIN SPITE to END SPITE"
+            ).format(tag=tag)
+        )
     try:
         turn = inflate(raw, _ZDICT, _CODE_LIMIT)
     except PackingError as e:
-        raise CodeError(f"turn code {tag} {e}") from e
+        raise CodeError(_(_UNPACKED[e.reason]).format(tag=tag, size=e.limit)) from e
     if not isinstance(turn, dict):
-        raise CodeError(f"turn code {tag} does not hold a turn: it was not made by spite")
+        # TRANSLATORS: {tag} is the five letters that name a turn code
+        raise CodeError(_("turn code {tag} does not hold a turn: it was not made by spite").format(tag=tag))
     if not is_match_id(turn.get("match")):  # checked before anything else: the match id names the match's files and lock
-        raise CodeError(f"turn code {tag} names no match spite makes (its 'match' is not 16 to 64 lower-case hex digits)", "match")
+        raise CodeError(
+            # TRANSLATORS: {tag} is the five letters that name a turn code
+            _("turn code {tag} names no match spite makes (its 'match' is not 16 to 64 lower-case hex digits)").format(tag=tag),
+            "match",
+        )
     return TurnCode(turn, total)
 
 
-_AGAIN = ": copy it again from the chat, every line from BEGIN SPITE to END SPITE"
+# Why a turn code does not unpack, by PackingError.reason; {tag} is the five letters that name the code.
+_UNPACKED = {
+    # TRANSLATORS: {tag} is the five letters that name a turn code, as in BEGIN SPITE TURN ABCDE
+    EDITED: N_("turn code {tag} does not unpack: it was edited or cut"),
+    # TRANSLATORS: {tag} is the five letters that name a turn code; {size} a number of kibibytes
+    TOO_BIG: N_("turn code {tag} unpacks to more than {size} KiB"),
+    # TRANSLATORS: {tag} is the five letters that name a turn code
+    CUT: N_("turn code {tag} is cut short"),
+    # TRANSLATORS: {tag} is the five letters that name a turn code
+    JUNK: N_("turn code {tag} has junk after its end"),
+    # TRANSLATORS: {tag} is the five letters that name a turn code
+    NOT_DATA: N_("turn code {tag} does not unpack to plain data"),
+    # TRANSLATORS: {tag} is the five letters that name a turn code
+    NOT_BASE64: N_("turn code {tag} is not base64url text"),
+}
+
+
+def _still_to_come(read: list[int], number: int, total: int) -> str:
+    """What to say when the parts `read` of a code of `total` parts are whole and part `number` is still to be pasted."""
+    parts = str(read[0])
+    if len(read) > 1:
+        # TRANSLATORS: a list of part numbers, as "1, 2 and 3": {parts} is the numbers but the last, separated by commas
+        parts = _("{parts} and {last}").format(parts=", ".join(map(str, read[:-1])), last=read[-1])
+    message = ngettext(
+        # TRANSLATORS: {read} is the part or parts pasted already (a number, or a list as "1, 2 and 3"); {number} the part to paste
+        "part {read} of {total} read; paste part {number} as well (part {number} of {total} is missing): "
+        "copy it again from the chat, every line from BEGIN SPITE to END SPITE",
+        "parts {read} of {total} read; paste part {number} as well (part {number} of {total} is missing): "
+        "copy it again from the chat, every line from BEGIN SPITE to END SPITE",
+        len(read),
+    )
+    return message.format(read=parts, total=total, number=number)
+
+
+def _lost(number: int, total: int, damaged: bool) -> str:
+    """What to say when part `number` of a code of `total` parts is damaged (or cut), or missing."""
+    if total > 1 and damaged:
+        message = _("part {number} of {total} is damaged or cut: copy it again from the chat, every line from BEGIN SPITE to END SPITE")
+    elif total > 1:
+        message = _("part {number} of {total} is missing: copy it again from the chat, every line from BEGIN SPITE to END SPITE")
+    elif damaged:
+        message = _("the turn code is damaged or cut: copy it again from the chat, every line from BEGIN SPITE to END SPITE")
+    else:
+        message = _("the turn code is missing: copy it again from the chat, every line from BEGIN SPITE to END SPITE")
+    return message.format(number=number, total=total)
 
 
 # --- a save that was pasted, quoted, re-wrapped or mailed ---
@@ -449,7 +518,7 @@ def unwrap(text: str) -> str:
             window += core
             text_now = window + piece[len(core) :]
             safe, at = _run(text_now, at, state, len(window) - 2)  # what no character after the break can change
-            end, _ = _run(text_now, at, safe, len(text_now))
+            end = _run(text_now, at, safe, len(text_now))[0]
             ending = len(core) - len(core.rstrip("\\"))
             ending += backslashes if ending == len(core) else 0
             if i + 1 >= len(lines) or not _broken(end, ending):
@@ -466,7 +535,7 @@ def unwrap(text: str) -> str:
 
 def _broken(state: _State, backslashes: int) -> bool:
     """Whether a line whose scan ends in `state` (its text ending in `backslashes` backslashes) cannot end there."""
-    in_text, depth, braces, wants_value, wants_equals, _, inside = state
+    in_text, depth, braces, wants_value, wants_equals, _statement, inside = state
     if in_text:
         return backslashes % 2 == 0  # no line-ending backslash: a break
     return inside in ("'", '"', "]", "]]") or braces > 0 or wants_value or (wants_equals and depth == 0)

@@ -24,6 +24,7 @@ from typing import TypeVar
 from engine._frozen import frozen_value
 from pbm import saves
 from pbm.errors import MailAuthError, MailConnectionError, MailError, MailTLSError, SaveFormatError
+from pbm.i18n import _, error_text, os_reason
 from pbm.mailconf import MailSettings, bare_address
 from pbm.saves import SaveFile
 from pbm.transport import code
@@ -31,26 +32,38 @@ from pbm.transport.code import TurnCode
 
 TOML_TYPE = "application/toml"
 MAX_MESSAGE = 1024 * 1024  # a spite mail is ~20-40 KB; bigger mail (photos) is not read at all
-_APP_PASSWORD = "; Gmail, Fastmail and iCloud need an app password, not the account's"
 T = TypeVar("T")
 
 
+def subject_tag(match: str) -> str:
+    """The fixed head of the subject of every mail of `match`: ``[spite 3342e18f]``, in no language (mail filters and
+    threads match it, whatever language the sender's spite speaks)."""
+    return f"[spite {match[:8]}]"
+
+
 def subject(save: SaveFile) -> str:
-    """The subject of the mail that carries `save`: ``[spite 3342e18f] Alice → Bob, game 1 turn 5``."""
+    """The subject of the mail that carries `save`: ``[spite 3342e18f] Alice → Bob, game 1 turn 5``, the words after the
+    tag in the sender's language."""
     sender, receiver = save.players[save.signer].name, save.players[1 - save.signer].name
-    return f"[spite {save.match[:8]}] {sender} → {receiver}, game {save.game} turn {save.turn}"
+    # TRANSLATORS: a mail's subject, after the tag "[spite 3342e18f]" that stays as it is; {sender} and {receiver} are player names
+    words = _("{sender} → {receiver}, game {game} turn {turn}").format(sender=sender, receiver=receiver, game=save.game, turn=save.turn)
+    return f"{subject_tag(save.match)} {words}"
 
 
 def compose(save: SaveFile, data: bytes, name: str, sender: str, to: str) -> EmailMessage:
     """The mail that carries the save `data` (parsed as `save`): the file attached as application/toml (base64), and its
-    turn code in the text body for mail programs that drop or hide attachments."""
+    turn code in the text body for mail programs that drop or hide attachments.
+
+    Its words are in the sender's language (this spite's); the subject's tag and the turn code are in none.
+    """
     message = EmailMessage(policy=policy.SMTP)
     try:
         message["Subject"] = subject(save)
         message["From"] = sender
         message["To"] = to
     except (ValueError, TypeError) as e:  # the email package refuses what no header may hold
-        raise MailError(f"cannot make the mail's headers ({e}): check the addresses and names") from e
+        # TRANSLATORS: {error} is the email library's own words (English)
+        raise MailError(_("cannot make the mail's headers ({error}): check the addresses and names").format(error=error_text(e))) from e
     message["Date"] = formatdate(localtime=True)
     domain = bare_address(sender).rpartition("@")[2] or "spite.invalid"
     message["Message-ID"] = make_msgid(f"spite.{save.match[:8]}.{save.seq}", domain=domain)
@@ -60,20 +73,27 @@ def compose(save: SaveFile, data: bytes, name: str, sender: str, to: str) -> Ema
     message["X-Spite-Match"] = save.match
     who = save.players[save.signer].name
     lines = [
-        f"{who}'s turn in spite match {save.match[:8]} (game {save.game}, turn {save.turn}) is attached as {name}.",
+        # TRANSLATORS: the first line of a mail; {player} is the sender's name, {match} a match id, {file} the attached file's name
+        _("{player}'s turn in spite match {match} (game {game}, turn {turn}) is attached as {file}.").format(
+            player=who, match=save.match[:8], game=save.game, turn=save.turn, file=name
+        ),
         "",
-        "To play it: spite inbox --play   (or save the attachment and run: spite play " + name + ")",
+        # TRANSLATORS: in a mail; the commands and {file} (a file's name) stay as they are
+        _("To play it: spite inbox --play   (or save the attachment and run: spite play {file})").format(file=name),
     ]
     parts = code.encode(save)
     if len(parts) <= code.MAX_PARTS:
         lines += [
-            "If your mail program hides the attachment, the turn code below is the same turn:",
-            "spite inbox finds it, or copy it from BEGIN to END into: spite play -",
+            _(
+                # TRANSLATORS: in a mail, two lines before the turn code (BEGIN SPITE ... END SPITE); the commands stay as they are
+                "If your mail program hides the attachment, the turn code below is the same turn:\n"
+                "spite inbox finds it, or copy it from BEGIN to END into: spite play -"
+            ),
             "",
-            "\n\n".join(parts),
+            "\n\n".join(parts),  # the turn code: in no language
         ]
     else:
-        lines.append("(This turn is too big for a turn code: it travels only as the attached file.)")
+        lines.append(_("(This turn is too big for a turn code: it travels only as the attached file.)"))
     message.set_content("\n".join(lines) + "\n", cte="7bit" if all(ord(c) < 128 for c in "".join(lines)) else "quoted-printable")
     message.add_attachment(data, maintype="application", subtype="toml", filename=name)  # bytes: base64, never re-wrapped
     return message
@@ -85,15 +105,17 @@ def compose(save: SaveFile, data: bytes, name: str, sender: str, to: str) -> Ema
 def _named(kind: str, settings: MailSettings, action: Callable[[], T]) -> T:
     """Run `action` against a server; any failure becomes the MailError that names the server and what failed."""
     host, port = (settings.smtp_host, settings.smtp_port) if kind == "SMTP" else (settings.imap_host, settings.imap_port)
-    where = f"the {kind} server {host}:{port}"
+    where = {"kind": kind, "server": f"{host}:{port}"}  # the server, in the messages below: "the SMTP server smtp.example.com:465"
     try:
         return action()
     except MailError:
         raise
     except Exception as e:
         if _timed_out(e):  # smtplib and imaplib wrap a timeout in errors of their own
-            raise MailConnectionError(f"{where} did not answer within {settings.timeout:g} s (timeout)") from e
-        named = _named_error(where, host, settings, e)
+            # TRANSLATORS: {kind} is SMTP or IMAP; {server} is the server's host and port; {seconds} a number
+            late = _("the {kind} server {server} did not answer within {seconds} s (timeout)")
+            raise MailConnectionError(late.format(**where, seconds=f"{settings.timeout:g}")) from e
+        named = _named_error(where, host, e)
         if named is None:
             raise
         raise named from e
@@ -109,34 +131,63 @@ def _timed_out(error: BaseException | None) -> bool:
     return False
 
 
-def _named_error(where: str, host: str, settings: MailSettings, e: Exception) -> Exception | None:
-    """The MailError that says in one line what `e`, raised by a server's library or the network, means; None if neither."""
+def _named_error(where: dict[str, str], host: str, e: Exception) -> Exception | None:
+    """The MailError that says in one line what `e`, raised by a server's library or the network, means; None if neither.
+
+    `where` fills the placeholders {kind} (SMTP or IMAP) and {server} (host:port) that name the server.
+    """
     if isinstance(e, smtplib.SMTPAuthenticationError | _ImapAuth):
-        return MailAuthError(f"{where} refused the user name or password ({_said(e)}){_APP_PASSWORD}")
+        # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port; {said} the server's own answer (often English)
+        refused = _(
+            "the {kind} server {server} refused the user name or password ({said}); "
+            "Gmail, Fastmail and iCloud need an app password, not the account's"
+        )
+        return MailAuthError(refused.format(**where, said=_said(e)))
     if isinstance(e, smtplib.SMTPNotSupportedError):
-        return MailTLSError(f"{where} does not offer STARTTLS: choose security tls")
+        # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port; tls is the setting's value (never translated)
+        return MailTLSError(_("the {kind} server {server} does not offer STARTTLS: choose security tls").format(**where))
     if isinstance(e, ssl.SSLCertVerificationError):
-        return MailTLSError(
-            f"TLS with {where} failed: its certificate does not check out ({e.verify_message}); "
+        # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port; {reason} the TLS library's own words (English)
+        untrusted = _(
+            "TLS with the {kind} server {server} failed: its certificate does not check out ({reason}); "
             "for a private server's own certificate, set SSL_CERT_FILE to its file (PEM)"
         )
+        return MailTLSError(untrusted.format(**where, reason=e.verify_message))
     if isinstance(e, ssl.SSLError):
-        return MailTLSError(f"TLS with {where} failed ({e.reason or e}): is the security (tls or starttls) right for that port?")
+        # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port; {reason} the TLS library's own words (English);
+        # tls and starttls are the setting's values (never translated)
+        failed = _("TLS with the {kind} server {server} failed ({reason}): is the security (tls or starttls) right for that port?")
+        return MailTLSError(failed.format(**where, reason=e.reason or error_text(e)))
     if isinstance(e, ConnectionRefusedError):
-        return MailConnectionError(f"{where} refused the connection: is the host and port right, and the server up?")
+        # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port
+        refused = _("the {kind} server {server} refused the connection: is the host and port right, and the server up?")
+        return MailConnectionError(refused.format(**where))
     if isinstance(e, socket.gaierror):
-        return MailConnectionError(f"there is no host {host!r} (or no network): {e.strerror or e}")
+        # TRANSLATORS: {host} is a host name, in quotes; {reason} the system's own words for what failed
+        no_host = _("there is no host {host} (or no network): {reason}")
+        return MailConnectionError(no_host.format(host=repr(host), reason=os_reason(e)))
     if isinstance(e, smtplib.SMTPRecipientsRefused):
         said = _said(next(iter(e.recipients.values()), ""))
-        return MailError(f"{where} refused the address {', '.join(e.recipients)}: {said}")
+        # TRANSLATORS: {kind} is SMTP; {server} its host and port; {address} the address (or addresses) refused; {said} the
+        # server's own answer (often English)
+        refused = _("the {kind} server {server} refused the address {address}: {said}")
+        return MailError(refused.format(**where, address=", ".join(e.recipients), said=said))
     if isinstance(e, smtplib.SMTPSenderRefused):
-        return MailError(f"{where} refused the From address {e.sender}: {_said(e)}")
+        # TRANSLATORS: {kind} is SMTP; {server} its host and port; {address} the sender's address; {said} the server's own
+        # answer (often English)
+        refused = _("the {kind} server {server} refused the From address {address}: {said}")
+        return MailError(refused.format(**where, address=e.sender, said=_said(e)))
     if isinstance(e, smtplib.SMTPServerDisconnected | imaplib.IMAP4.abort):
-        return MailConnectionError(f"{where} closed the connection ({_said(e)})")
+        # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port; {said} the server's or library's own words (English)
+        closed = _("the {kind} server {server} closed the connection ({said})")
+        return MailConnectionError(closed.format(**where, said=_said(e)))
     if isinstance(e, smtplib.SMTPException | imaplib.IMAP4.error):
-        return MailError(f"{where} failed: {_said(e)}")
+        # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port; {said} the server's own answer (often English)
+        return MailError(_("the {kind} server {server} failed: {said}").format(**where, said=_said(e)))
     if isinstance(e, OSError):
-        return MailConnectionError(f"cannot reach {where}: {e.strerror or e}")
+        # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port; {reason} the system's own words for what failed
+        unreachable = _("cannot reach the {kind} server {server}: {reason}")
+        return MailConnectionError(unreachable.format(**where, reason=os_reason(e)))
     return None
 
 
@@ -213,7 +264,8 @@ def _smtp(settings: MailSettings, password: str) -> contextlib.AbstractContextMa
         if password and server.has_extn("auth"):
             server.login(settings.user, password)
         elif password and settings.smtp_security != "plain":
-            raise MailAuthError(f"the SMTP server {settings.smtp_host}:{settings.smtp_port} offers no login (AUTH)")
+            where = f"{settings.smtp_host}:{settings.smtp_port}"
+            raise MailAuthError(_("the SMTP server {server} offers no login (AUTH)").format(server=where))
 
     return _session("SMTP", settings, server, ready, smtplib.SMTP.close, smtplib.SMTP.quit)
 
@@ -240,15 +292,18 @@ def _imap(settings: MailSettings, password: str) -> contextlib.AbstractContextMa
         if settings.imap_security == "starttls":
             if "STARTTLS" not in server.capabilities:
                 where = f"{settings.imap_host}:{settings.imap_port}"
-                raise MailTLSError(f"the IMAP server {where} does not offer STARTTLS: choose security tls")
+                raise MailTLSError(
+                    _("the {kind} server {server} does not offer STARTTLS: choose security tls").format(kind="IMAP", server=where)
+                )
             server.starttls(ssl_context=_context())
         try:
             server.login(settings.user, password)
         except imaplib.IMAP4.error as e:
             raise _ImapAuth(_said(e)) from e
-        kind, _ = server.select("INBOX")
+        kind = server.select("INBOX")[0]
         if kind != "OK":
-            raise MailError(f"the IMAP server {settings.imap_host} has no INBOX for {settings.user}")
+            # TRANSLATORS: {host} is the IMAP server's host name; {user} the login name at it
+            raise MailError(_("the IMAP server {host} has no INBOX for {user}").format(host=settings.imap_host, user=settings.user))
 
     return _session("IMAP", settings, server, ready, imaplib.IMAP4.shutdown, imaplib.IMAP4.logout)
 
@@ -290,7 +345,9 @@ class _Imap(Mailbox):
     def _do(self, *command: str) -> list:
         kind, data = _named("IMAP", self.settings, lambda: self.server.uid(*command))
         if kind != "OK":
-            raise MailError(f"the IMAP server {self.settings.imap_host} refused {command[0].upper()}: {_said(data)}")
+            # TRANSLATORS: {command} is the name of an IMAP command (SEARCH, FETCH, STORE); {said} what the server answered
+            refused = _("the IMAP server {host} refused {command}: {said}")
+            raise MailError(refused.format(host=self.settings.imap_host, command=command[0].upper(), said=_said(data)))
         return data
 
     def _status(self) -> Mark | None:
@@ -376,7 +433,7 @@ class _Maildir(Mailbox):
     def mark_seen(self, mail: Mail) -> None:
         """Flag seen the Maildir way: the file moves to cur/ with S among its flags (its bytes unchanged)."""
         path = self.folder / mail.key
-        base, _, flags = path.name.partition(":2,")
+        base, _sep, flags = path.name.partition(":2,")
         target = self.folder / "cur" / f"{base}:2,{''.join(sorted(set(flags) | {'S'}))}"
         if path != target:
             with contextlib.suppress(FileNotFoundError):
@@ -388,7 +445,7 @@ def maildir_box(folder: Path, every: bool = False) -> Iterator[Mailbox]:
     """A local Maildir (new/, cur/, tmp/): its unseen messages (all of them with `every`)."""
     folder = Path(folder).expanduser()
     if not all((folder / sub).is_dir() for sub in ("new", "cur")):
-        raise MailError(f"{folder} is not a Maildir (it has no new/ and cur/ folders)")
+        raise MailError(_("{folder} is not a Maildir (it has no new/ and cur/ folders)").format(folder=folder))
     yield _Maildir(folder, every)
 
 
@@ -451,5 +508,5 @@ def save_name(item: SaveFile | TurnCode) -> str:
         return saves.default_name(item)
     game, turn = item.turn.get("game"), item.turn.get("turn")
     if type(game) is not int or type(turn) is not int:
-        raise SaveFormatError("the turn code names no game or turn: it was not made by spite")
+        raise SaveFormatError(_("the turn code names no game or turn: it was not made by spite"))
     return f"{saves.name_stem(item.match, game, turn, item.turn.get('message'))}.txt"

@@ -6,13 +6,16 @@ Hostile or broken mail is passed over, one message at a time, and never names a 
 from __future__ import annotations
 
 import base64
+import gettext
 import random
+import re
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pbm import i18n, saves
 from pbm.errors import MailSettingsError
 from pbm.identity import Identity
 from pbm.inbox import Taken, take
@@ -59,7 +62,7 @@ def test_a_hostile_code_is_refused_and_names_no_folder(tmp_path: Path, people: t
     assert len(found) == 1 and isinstance(found[0].item, TurnCode)
     with Journal.open(tmp_path / "home") as journal:
         outcome = take(found[0], people[0], journal)
-        assert outcome.what is Taken.REFUSED and why in outcome.why, outcome
+        assert outcome.what is Taken.REFUSED and why in str(outcome.why), outcome  # str(): the English, as --json gives it
         assert journal.waiting() == [] and journal.address(MATCH) is None
     assert not (tmp_path / "home" / "matches").exists()  # refused before any folder is made
 
@@ -100,3 +103,51 @@ def test_plain_security_is_refused_for_a_server_not_on_this_machine(host: str) -
     for local in ("localhost", "127.0.0.1", "127.0.0.53"):
         assert MailSettings("alice@example.com", "alice", local, 25, "plain", maildir="/tmp/maildir").smtp_host == local
     assert MailSettings("alice@example.com", "alice", host, 465, "tls", maildir="/tmp/maildir").smtp_host == host
+
+
+class _Marked(gettext.NullTranslations):
+    """A language of the test's own: every message from the catalogue comes between ⟦ and ⟧, so what was translated shows."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+def test_a_mail_is_in_the_senders_language_but_its_turn_code_and_subject_tag_are_in_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text of a mail comes from the catalogue of the spite that sends it; the turn code and the subject's tag, which
+    filters, threads and every spite read whatever language wrote them, stay as they are, and the inbox finds the turn."""
+    data = (Path(__file__).resolve().parents[3] / "examples" / "saves" / "03-alice.toml").read_bytes()
+    save = saves.parse(data)
+    parts = code.encode(save)
+    assert len(parts) <= code.MAX_PARTS  # the body carries the turn code
+    english = mail.compose(save, data, "turn.toml", "alice@example.com", "bob@example.com")
+    monkeypatch.setattr(i18n, "_active", _Marked())  # the language undone after the test: English again
+    monkeypatch.setattr(i18n, "_choice", i18n.Choice("qps", "--lang", "qps"))
+    sent = mail.compose(save, data, "turn.toml", "alice@example.com", "bob@example.com")
+
+    body = sent.get_body(("plain",)).get_content()
+    words, turn_code, after = body.partition("\n\n".join(parts))
+    assert turn_code and not after.strip(), body  # the turn code as spite writes it, untouched
+    lines = [line for line in words.split("\n") if line.strip()]
+    assert len(lines) == 4 and all("⟦" in line or "⟧" in line for line in lines), lines  # every line from the catalogue
+    assert "⟦" not in english.get_body(("plain",)).get_content()
+
+    tag = re.compile(r"\[spite ([0-9a-f]{8})\] ")  # what a mail filter, a thread or another spite finds in a subject
+    for subject in (str(sent["Subject"]), str(english["Subject"])):
+        found = tag.match(subject)
+        assert found is not None and found[1] == save.match[:8], subject
+    assert str(sent["Subject"]).startswith(f"{mail.subject_tag(save.match)} ⟦") and "Alice (demo)" in str(sent["Subject"])
+    assert f"Subject: [spite {save.match[:8]}] ".encode() in sent.as_bytes()  # as a filter of raw headers sees it, too
+
+    found = mail.found_in(sent.as_bytes())  # the attachment, and the code in the body: one turn
+    assert [(f.item.match, f.item.seq, f.sender) for f in found] == [(save.match, save.seq, "alice@example.com")]
+    coded = mail.found_in(message(body, sender="alice@example.com"))  # a mail program that dropped the attachment
+    assert [(type(f.item), f.item.match, f.item.seq) for f in coded] == [(TurnCode, save.match, save.seq)]
