@@ -24,6 +24,7 @@ from engine.state import Outcome, Reason
 from pbm import saves
 from pbm.carry import SIDE
 from pbm.errors import SpiteError
+from pbm.i18n import _, error_text
 from pbm.identity import Identity
 from pbm.journal import Journal, SaveRecord
 from pbm.protocol.transcript import keys_of, open_game
@@ -42,9 +43,11 @@ def find_match(journal: Journal, wanted: str) -> str:
     ids = [m.match for m in journal.matches()]
     chosen = [m for m in ids if start and m.startswith(start)]
     if not chosen:
-        raise RecordError(f"your journal has no match that starts with {plain(wanted)} (spite games lists yours)")
+        # TRANSLATORS: {wanted} is what the player typed for a match's id (its first hex digits)
+        raise RecordError(_("your journal has no match that starts with {wanted} (spite games lists yours)").format(wanted=plain(wanted)))
     if len(chosen) > 1:
-        raise RecordError(f"{plain(wanted)} starts more than one of your matches: give more of its digits")
+        # TRANSLATORS: {wanted} is what the player typed for a match's id (its first hex digits)
+        raise RecordError(_("{wanted} starts more than one of your matches: give more of its digits").format(wanted=plain(wanted)))
     return chosen[0]
 
 
@@ -53,16 +56,32 @@ def _message(journal: Journal, record: SaveRecord) -> dict[str, Any]:
     kept = journal.message(record.hash)
     if kept is not None:
         return kept
-    where = f"save {record.seq} (game {record.game}, turn {record.turn})"
+    where = {"seq": record.seq, "game": record.game, "turn": record.turn, "path": record.path}
     if record.path and not Path(record.path).exists():
-        raise RecordError(f"the file of {where} is not at {record.path} any more: a record of its game needs it (put it back)")
+        # TRANSLATORS: {seq} is the save's number in its match, {game} and {turn} where it is in the match, {path} its file
+        said = _("the file of save {seq} (game {game}, turn {turn}) is not at {path} any more: a record of its game needs it (put it back)")
+        raise RecordError(said.format(**where))
     try:
         save = saves.read(Path(record.path)) if record.path else None
     except SpiteError as e:
-        raise RecordError(f"the file of {where}, {record.path}, no longer reads ({e}): its record needs it") from e
+        # TRANSLATORS: {seq} is the save's number in its match, {game} and {turn} where it is in the match, {path} its file,
+        # {error} why it does not read
+        said = _("the file of save {seq} (game {game}, turn {turn}), {path}, no longer reads ({error}): its record needs it")
+        raise RecordError(said.format(**where, error=error_text(e))) from e
     if save is None or save.hash != record.hash:  # the journal keeps the hash of what it recorded
-        said = f"at {record.path} is another file now" if record.path else "came as a turn code, which the journal did not keep"
-        raise RecordError(f"the file of {where} {said}: a record of its game needs it (put it back)")
+        if record.path:
+            said = _(
+                # TRANSLATORS: {seq} is the save's number in its match, {game} and {turn} where it is in the match, {path} its file
+                "the file of save {seq} (game {game}, turn {turn}) at {path} is another file now: "
+                "a record of its game needs it (put it back)"
+            )
+        else:
+            said = _(
+                # TRANSLATORS: {seq} is the save's number in its match, {game} and {turn} where it is in the match
+                "the file of save {seq} (game {game}, turn {turn}) came as a turn code, which the journal did not keep: "
+                "a record of its game needs it (put it back)"
+            )
+        raise RecordError(said.format(**where))
     return dict(save.protocol["message"])
 
 
@@ -89,7 +108,10 @@ def _ruleset(journal: Journal, match: str) -> tuple[Ruleset, tuple[str, str]]:
             if isinstance(side, dict):
                 check(SIDE, side, "side")
                 return Ruleset(**side["rules"]), (pinned[0].name, pinned[1].name)
-    raise RecordError(f"your journal keeps no file of yours of match {match[:8]}: a record is made from your side of it")
+    raise RecordError(
+        # TRANSLATORS: {match} is the match's id (8 hex digits)
+        _("your journal keeps no file of yours of match {match}: a record is made from your side of it").format(match=match[:8])
+    )
 
 
 def _outcome(records: Sequence[SaveRecord], messages: Sequence[dict[str, Any]], game: int) -> Outcome:
@@ -120,7 +142,7 @@ def game_log(messages: Sequence[dict[str, Any]], match: str, ruleset: Ruleset, g
     """Game `game` of the messages, every card opened with both players' keys (RecordError while one has not sent them)."""
     keys = keys_of(messages, game)
     if keys is None:
-        raise RecordError(f"game {game}: the messages do not hold both players' keys yet")
+        raise RecordError(_("game {game}: the messages do not hold both players' keys yet").format(game=game))
     opened = open_game(messages, keys, bytes.fromhex(match), ruleset, game)
     turns = []
     for number in sorted(opened.turns):
@@ -166,7 +188,10 @@ def record(journal: Journal, identity: Identity, match: str, game: int | None = 
         if keys_of(_messages(journal, match, game, cache)[1], game) is None:
             game = latest
     if not 1 <= game <= latest:
-        raise RecordError(f"match {match[:8]} has no game {game}: its games so far are 1 to {latest}")
+        raise RecordError(
+            # TRANSLATORS: {match} is the match's id (8 hex digits), {game} the game asked for, {latest} the number of its latest game
+            _("match {match} has no game {game}: its games so far are 1 to {latest}").format(match=match[:8], game=game, latest=latest)
+        )
     records, messages = _messages(journal, match, game, cache)
     head = {
         "schema": SCHEMA,
@@ -180,7 +205,9 @@ def record(journal: Journal, identity: Identity, match: str, game: int | None = 
         try:
             return {**head, "final": True, **log_data(log)}
         except ReplayError as e:
-            raise RecordError(f"game {game} of match {match[:8]} does not replay: {e}") from e
+            # TRANSLATORS: {match} is the match's id (8 hex digits), {error} why the game does not replay
+            said = _("game {game} of match {match} does not replay: {error}")
+            raise RecordError(said.format(game=game, match=match[:8], error=error_text(e))) from e
     return {**head, "final": False, **_in_play(journal, identity, match, game, names)}
 
 
@@ -192,10 +219,12 @@ def _in_play(journal: Journal, identity: Identity, match: str, game: int, names:
     assert pinned is not None
     me = next((seat for seat, p in enumerate(pinned) if p.key == identity.public_text), None)
     if me is None:
-        raise RecordError(f"you are not a player of match {match[:8]}")
+        raise RecordError(_("you are not a player of match {match}").format(match=match[:8]))
     own = [r for r in journal.saves(match) if r.signer == me and r.game == game and journal.kept_side(match, r.seq) is not None]
     if not own:
-        raise RecordError(f"game {game} of match {match[:8]} has no file of yours yet: its record starts with your first")
+        # TRANSLATORS: {match} is the match's id (8 hex digits)
+        said = _("game {game} of match {match} has no file of yours yet: its record starts with your first")
+        raise RecordError(said.format(game=game, match=match[:8]))
     last = own[-1]
     data = json.loads(journal.kept_side(match, last.seq) or "{}")
     kept = _restore(data.get("side"), data.get("blob"), identity, bytes.fromhex(match), last.seq)

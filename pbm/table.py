@@ -13,6 +13,7 @@ from engine.cards import Card
 from engine.rules import Ruleset
 from engine.state import GameState, Outcome, PlayerState, Pool, Reason
 from pbm.errors import SaveFormatError
+from pbm.i18n import _
 from pbm.schema import Choice, Fields, Items, Whole, check
 
 _CARDS = Items(Whole(0, 1023))  # physical card indices, bottom to top; checked against the deck's size when read
@@ -69,12 +70,11 @@ def table_state(data: Any, ruleset: Ruleset, me: int, hand: tuple[Card, ...]) ->
     """
     check(TABLE, data, "state")
 
-    def refuse(why: str) -> SaveFormatError:
-        return SaveFormatError(f"field 'state' does not describe a table: {why}", "state")
-
     def cards(ids: list[int]) -> tuple[Card, ...]:
         if any(i >= ruleset.deck_size for i in ids):
-            raise refuse(f"a card number outside 0-{ruleset.deck_size - 1}")
+            # TRANSLATORS: a save file that spite refuses; {most} is the highest card number of the deck (0-103)
+            said = _("field 'state' does not describe a table: a card number outside 0-{most}")
+            raise SaveFormatError(said.format(most=ruleset.deck_size - 1), "state")
         return tuple(Card.from_index(i) for i in ids)
 
     players = []
@@ -83,7 +83,9 @@ def table_state(data: Any, ruleset: Ruleset, me: int, hand: tuple[Card, ...]) ->
         side = tuple(cards(s) for s in p["side"])
         if seat == me:
             if len(hand) != p["hand"]:
-                raise refuse(f"it says {p['hand']} hand cards, the protocol holds {len(hand)}")
+                # TRANSLATORS: a save file that spite refuses; {said} and {held} are numbers of cards in the player's hand
+                said = _("field 'state' does not describe a table: it says {said} hand cards, the protocol holds {held}")
+                raise SaveFormatError(said.format(said=p["hand"], held=len(hand)), "state")
             players.append(PlayerState(hand, top, p["payoff"], side))
         else:
             players.append(PlayerState((), top, p["payoff"], side, p["hand"]))

@@ -6,6 +6,7 @@ The commands live in one module per group (start, play, show, practice, mail), e
 import functools
 import gc
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,7 +14,9 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
+from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
 from engine.cards import CardNotationError
@@ -22,7 +25,7 @@ from pbm import render
 from pbm.cli.clicktext import localize_core, localize_help, localize_params, usage_message, usage_prefix
 from pbm.errors import IdentityError, PassphraseError, SpiteError
 from pbm.home import HOME_ENV, JOURNAL_FILE
-from pbm.i18n import LANG_ENV, LANGUAGES, _, current, error_text, ngettext
+from pbm.i18n import LANG_ENV, LANGUAGES, _, current, error_text, ngettext, pgettext
 from pbm.identity import Identity, exposure, load_or_create, needs_passphrase, player_path, rename
 from pbm.shown import LINE, cut, plain
 
@@ -38,8 +41,39 @@ class Session:
     introduced: bool = False  # the line that explains the prompt is printed once a session
 
 
+def _at_spaces(line: Text, width: int) -> list[Text]:
+    """One line of text cut at spaces into lines of at most `width` screen cells; a word longer than that stays whole on
+    a line of its own (the terminal wraps it, and a mouse copies it whole)."""
+    offsets: list[int] = []
+    start = 0  # where the line being filled starts
+    for word in re.finditer(r"\S+", line.plain):
+        if cell_len(line.plain[start : word.end()]) > width and line.plain[start : word.start()].strip():
+            offsets.append(word.start())
+            start = word.start()
+    pieces = line.divide(offsets) if offsets else [line]
+    for piece in pieces:
+        piece.rstrip()
+    return list(pieces)
+
+
+class _Console(Console):
+    """A console of spite's: a line printed whole (``soft_wrap=True``) is wrapped at spaces on a terminal, so that no
+    word, command or file name a player must copy is cut in two at the screen's edge; in a pipe it stays one line."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        if options.get("soft_wrap") and self.is_terminal and objects and all(isinstance(o, (str, Text)) for o in objects):
+            sep, end = options.pop("sep", " "), options.pop("end", "\n")
+            markup = options.get("markup")
+            parts = [o if isinstance(o, Text) else self.render_str(o, markup=markup, emoji=False, highlight=False) for o in objects]
+            lines = [piece for line in Text(sep).join(parts).split("\n", allow_blank=True) for piece in _at_spaces(line, self.width)]
+            for n, line in enumerate(lines):
+                super().print(line, end=end if n == len(lines) - 1 else "\n", **options)
+            return
+        super().print(*objects, **options)
+
+
 # markup=False: no text spite prints is read as rich markup, so a name like "[/x]" or "[link=…]" is only text
-session = Session(Console(highlight=False, emoji=False, markup=False), Console(stderr=True, highlight=False, emoji=False, markup=False))
+session = Session(_Console(highlight=False, emoji=False, markup=False), _Console(stderr=True, highlight=False, emoji=False, markup=False))
 
 
 try:  # click's UsageError, in typer's own copy of click (typer 0.25 on) or in click itself
@@ -71,18 +105,12 @@ def _globals_first(args: list[str]) -> tuple[list[str], list[str]]:
     return found, rest + args[end:]
 
 
-LOOKING = frozenset(("show", "verify", "code", "games", "record", "stats", "version", "help"))  # commands that only look
+LOOKING = frozenset(("show", "verify", "code", "games", "record", "stats", "rules", "version", "help"))  # commands that only look
 
 
-class _Spite(TyperGroup):
-    """The spite command group: global flags anywhere on the line, and usage errors in one line like every other error."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        end = args.index("--") if "--" in args else len(args)
-        if end and args[end - 1] in GLOBAL_OPTIONS:
-            raise UsageError(_("Option {option} requires an argument.").format(option=f"'{args[end - 1]}'"), ctx)
-        found, rest = _globals_first(args)
-        return super().parse_args(ctx, found + rest)
+class _Group(TyperGroup):
+    """A group of spite's commands (spite itself, spite mail): its help, usage line and typer's own options in the
+    player's language."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return localize_params(super().get_params(ctx))
@@ -93,6 +121,17 @@ class _Spite(TyperGroup):
     def format_help(self, ctx: Any, formatter: Any) -> None:
         localize_help()
         super().format_help(ctx, formatter)
+
+
+class _Spite(_Group):
+    """The spite command group: global flags anywhere on the line, and usage errors in one line like every other error."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        end = args.index("--") if "--" in args else len(args)
+        if end and args[end - 1] in GLOBAL_OPTIONS:
+            raise UsageError(_("Option {option} requires an argument.").format(option=f"'{args[end - 1]}'"), ctx)
+        found, rest = _globals_first(args)
+        return super().parse_args(ctx, found + rest)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *rest: Any, **extra: Any) -> Any:
         standalone = extra.pop("standalone_mode", True)
@@ -114,7 +153,7 @@ class _Spite(TyperGroup):
 
 
 class _Command(TyperCommand):
-    """A spite command: its usage line names its arguments as FILE, not typer's {FILE}."""
+    """A spite command: its usage line names its arguments as FILE, not typer's {FILE}; its help in the player's language."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
@@ -130,7 +169,8 @@ class _Command(TyperCommand):
         super().format_help(ctx, formatter)
 
 
-GROUPS = ("start", "play", "show", "record", "stats", "practice", "mail")  # the modules of commands, in the order spite --help lists them
+# the modules of commands, in the order spite --help lists them
+GROUPS = ("start", "play", "show", "record", "stats", "practice", "rules", "mail")
 # which module adds each command: `spite show` imports only pbm.cli.show (tests/pbm/test_cli_command.py checks the list)
 COMMANDS = {
     **dict.fromkeys(("id", "new", "version", "help"), "start"),
@@ -139,6 +179,7 @@ COMMANDS = {
     "record": "record",
     "stats": "stats",
     **dict.fromkeys(("practice", "arena"), "practice"),
+    "rules": "rules",
     **dict.fromkeys(("mail", "send", "resend", "inbox"), "mail"),
 }
 _chosen: list[str] = []  # the modules main() chose for this run's command; none chosen: every one
@@ -283,6 +324,42 @@ def _handled(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _answers(english: str, said: str) -> frozenset[str]:
+    """The words that give one answer to a yes-or-no question: the English ones and the player's language's (comma-separated)."""
+    return frozenset(w.strip().lower() for w in f"{english},{said}".split(",") if w.strip())
+
+
+def confirm(question: str, default: bool) -> bool:
+    """Ask a yes-or-no question at the terminal, in the player's language (Enter takes `default`); Ctrl-C, Ctrl-D abort."""
+    # TRANSLATORS: the words that answer yes to a question, comma-separated, lower case; y and yes always work too
+    yes = _answers("y,yes", pgettext("answers yes", "y,yes"))
+    # TRANSLATORS: the words that answer no to a question, comma-separated, lower case; n and no always work too
+    no = _answers("n,no", pgettext("answers no", "n,no"))
+    # TRANSLATORS: after a question whose answer is yes unless the player types otherwise; the first letters of the words for yes and no
+    suffix = _("[Y/n]") if default else _("[y/N]")
+    while True:
+        answer = typer.prompt(f"{question} {suffix}", default="", show_default=False, prompt_suffix=" ").strip().lower()
+        if not answer:
+            return default
+        if answer in yes:
+            return True
+        if answer in no:
+            return False
+        session.err.print(_("Please answer yes or no."))
+
+
+def ask(question: str, default: str | None = None, hide_input: bool = False, twice: bool = False) -> str:
+    """Ask for a line of text at the terminal in the player's language; `twice` asks again to confirm (a new passphrase)."""
+    while True:
+        if default is None:
+            answer = typer.prompt(question, hide_input=hide_input)
+        else:
+            answer = typer.prompt(question, default=default, hide_input=hide_input, show_default=not hide_input and bool(default))
+        if not twice or typer.prompt(_("Repeat for confirmation"), default="", hide_input=hide_input, show_default=False) == answer:
+            return str(answer)
+        session.err.print(_("The two entries differ: once more."))
+
+
 def _interactive_terminal() -> bool:
     """Whether a person is at the keyboard: standard input and output are both a terminal."""
     return sys.stdin.isatty() and sys.stdout.isatty()
@@ -330,7 +407,7 @@ def _load_identity(home: Path, name: str | None, new_key: bool) -> Identity:
             session.err.print(
                 _("spite has no key for you in {home} yet: it makes one there now (your spite home).").format(home=home), soft_wrap=True
             )
-            name = typer.prompt(_("Your name, as your opponents will see it"), default=login_name()).strip() or None
+            name = ask(_("Your name, as your opponents will see it"), default=login_name()).strip() or None
         return load_or_create(home, name=name, passphrase=os.environ.get("SPITE_PASSPHRASE"), new_key=new_key)
     if new_key:
         return load_or_create(home, new_key=True)  # refuses: there is a key already
@@ -342,7 +419,7 @@ def _load_identity(home: Path, name: str | None, new_key: bool) -> Identity:
         )
     identity = None
     for attempt in range(1, tries + 1):
-        passphrase = typer.prompt(_("Passphrase for your spite key"), hide_input=True)
+        passphrase = ask(_("Passphrase for your spite key"), hide_input=True)
         try:
             identity = load_or_create(home, passphrase=passphrase)
             break

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pbm.cli.app import ToOption, UsageError, _Command, _handled, _identity, app, command, session
+from pbm.cli.app import ToOption, UsageError, _Command, _Group, _handled, _identity, app, ask, command, session
 from pbm.cli.shared import _ago, _mail_named, _standing_json, is_practice, print_standings
 from pbm.errors import MailAuthError, MailError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
+from pbm.i18n import _, error_text, ngettext, os_reason, say
 from pbm.identity import Identity
 from pbm.journal import Journal
 from pbm.saves import SaveFile
@@ -21,50 +22,79 @@ if TYPE_CHECKING:
     from pbm.mailconf import MailSettings
 
 
-def _setting(label: str, given: Any, default: Any, flag: str, kind: type = str) -> Any:
+def _setting(label: str, given: str | None, default: str | None, flag: str) -> str:
     """A setting: as given, else asked at a terminal (offering `default`), else `default`; a usage error when there is none."""
     if given is not None:
         return given
     if sys.stdin.isatty():
-        return typer.prompt(label, default=default, type=kind) if default not in (None, "") else typer.prompt(label, type=kind)
-    if default in (None, ""):
-        raise UsageError(f"give {flag} (there is no terminal to ask at)")
+        return ask(label, default=default or None)
+    if not default:
+        raise UsageError(_("give {option} (there is no terminal to ask at)").format(option=flag))
     return default
 
 
-mail_app = typer.Typer(help="Your mail settings, for spite send and spite inbox.", no_args_is_help=True)
+def _port_setting(label: str, given: int | None, default: int) -> int:
+    """A port: as given, else asked at a terminal (offering `default`) until the answer is a port number, else `default`."""
+    if given is not None:
+        return given
+    if not sys.stdin.isatty():
+        return default
+    while True:
+        answer = ask(label, default=str(default)).strip()
+        port = int(answer) if answer.isdecimal() and len(answer) <= 5 else 0
+        if 1 <= port <= 65535:
+            return port
+        # TRANSLATORS: {answer} is what the player typed for a port, in quotes
+        session.err.print(_("{answer} is not a port number: give a number from 1 to 65535.").format(answer=repr(answer)), markup=False)
+
+
+def _example(command_line: str) -> str:
+    """A command's epilog: one example of it (the command line itself is never translated)."""
+    # TRANSLATORS: the last line of a command's help; {command} is a command line, never translated
+    return _("Example: {command}").format(command=command_line)
+
+
+mail_app = typer.Typer(cls=_Group, help=_("Your mail settings, for spite send and spite inbox."), no_args_is_help=True)
 app.add_typer(mail_app, name="mail")
 
+_SECURITY_HELP = _("tls, starttls, or plain (a local server only).")
 
-@mail_app.command("setup", cls=_Command, epilog="Example: spite mail setup --provider fastmail --address alice@fastmail.com")
+
+@mail_app.command(
+    "setup",
+    cls=_Command,
+    help=_("Set up mail: servers, ports, security, user name and From address; tries them, then keeps them in your spite home."),
+    epilog=_example("spite mail setup --provider fastmail --address alice@fastmail.com"),
+)
 @_handled
 def setup(
     provider: Annotated[
-        str | None, typer.Option("--provider", metavar="NAME", help="Fill in the servers of gmail, fastmail or icloud (app passwords).")
+        str | None,
+        typer.Option("--provider", metavar="NAME", help=_("Fill in the servers of gmail, fastmail or icloud (app passwords).")),
     ] = None,
-    address: Annotated[str | None, typer.Option("--address", metavar="ADDRESS", help="Your email address (the From of your mail).")] = None,
+    address: Annotated[
+        str | None, typer.Option("--address", metavar="ADDRESS", help=_("Your email address (the From of your mail)."))
+    ] = None,
     user: Annotated[
-        str | None, typer.Option("--user", metavar="NAME", help="Your login name at the servers (default: the address).")
+        str | None, typer.Option("--user", metavar="NAME", help=_("Your login name at the servers (default: the address)."))
     ] = None,
-    smtp_host: Annotated[str | None, typer.Option("--smtp-host", metavar="HOST", help="The SMTP server that sends your mail.")] = None,
+    smtp_host: Annotated[str | None, typer.Option("--smtp-host", metavar="HOST", help=_("The SMTP server that sends your mail."))] = None,
     smtp_port: Annotated[
-        int | None, typer.Option("--smtp-port", metavar="PORT", help="Its port (default by security: 465, 587, 25).")
+        int | None, typer.Option("--smtp-port", metavar="PORT", help=_("Its port (default by security: 465, 587, 25)."))
     ] = None,
-    smtp_security: Annotated[
-        str | None, typer.Option("--smtp-security", metavar="KIND", help="tls, starttls, or plain (a local server only).")
+    smtp_security: Annotated[str | None, typer.Option("--smtp-security", metavar="KIND", help=_SECURITY_HELP)] = None,
+    imap_host: Annotated[str | None, typer.Option("--imap-host", metavar="HOST", help=_("The IMAP server of your inbox."))] = None,
+    imap_port: Annotated[
+        int | None, typer.Option("--imap-port", metavar="PORT", help=_("Its port (default by security: 993, 143)."))
     ] = None,
-    imap_host: Annotated[str | None, typer.Option("--imap-host", metavar="HOST", help="The IMAP server of your inbox.")] = None,
-    imap_port: Annotated[int | None, typer.Option("--imap-port", metavar="PORT", help="Its port (default by security: 993, 143).")] = None,
-    imap_security: Annotated[
-        str | None, typer.Option("--imap-security", metavar="KIND", help="tls, starttls, or plain (a local server only).")
-    ] = None,
+    imap_security: Annotated[str | None, typer.Option("--imap-security", metavar="KIND", help=_SECURITY_HELP)] = None,
     maildir: Annotated[
-        Path | None, typer.Option("--maildir", metavar="DIR", help="Read a local Maildir instead of an IMAP server.")
+        Path | None, typer.Option("--maildir", metavar="DIR", help=_("Read a local Maildir instead of an IMAP server."))
     ] = None,
-    timeout: Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help="How long to wait for a server (30).")] = None,
-    no_check: Annotated[bool, typer.Option("--no-check", help="Keep the settings without trying the servers.")] = False,
+    timeout: Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help=_("How long to wait for a server (30)."))] = None,
+    no_check: Annotated[bool, typer.Option("--no-check", help=_("Keep the settings without trying the servers."))] = False,
 ) -> None:
-    """Set up mail: servers, ports, security, user name and From address; tries them, then keeps them in your spite home."""
+    """Set up mail: servers, ports, security, user name and From address."""
     from pbm import mailconf
 
     home = spite_home()
@@ -75,13 +105,18 @@ def setup(
         except SpiteError:
             continue
         if is_draft:
-            session.out.print(f"Offering the answers of the last setup, whose servers failed ({mailconf.DRAFT_FILE}).")
+            session.out.print(
+                _("Offering the answers of the last setup, whose servers failed ({file}).").format(file=mailconf.DRAFT_FILE), markup=False
+            )
         break
     preset = None
     if provider is not None:
         preset = mailconf.PROVIDERS.get(provider.lower())
         if preset is None:
-            raise typer.BadParameter(f"{provider!r} is not one spite knows: {', '.join(mailconf.PROVIDERS)}", param_hint="--provider")
+            known = ", ".join(mailconf.PROVIDERS)
+            # TRANSLATORS: {provider} is the name given, in quotes; {known} lists the names spite knows: gmail, fastmail, icloud
+            message = _("{provider} is not one spite knows: {known}").format(provider=repr(provider), known=known)
+            raise typer.BadParameter(message, param_hint="--provider")
 
     def default(name: str) -> Any:
         """The provider's value, else the one kept before, else None."""
@@ -94,20 +129,20 @@ def setup(
         same = security.strip().lower() == default(f"{kind}_security")
         return (default(f"{kind}_port") if same else None) or mailconf.DEFAULT_PORTS[kind].get(security.strip().lower(), 465)
 
-    address = _setting("Your email address", address, default("address"), "--address")
-    user = _setting("Your user name at the mail servers", user, default("user") or mailconf.bare_address(address), "--user")
-    smtp_host = _setting("SMTP server (sends your mail)", smtp_host, default("smtp_host"), "--smtp-host")
-    smtp_security = _setting("SMTP security (tls, starttls, plain)", smtp_security, default("smtp_security") or "tls", "--smtp-security")
-    smtp_port = _setting("SMTP port", smtp_port, port("smtp", smtp_security), "--smtp-port", int)
+    address = _setting(_("Your email address"), address, default("address"), "--address")
+    user = _setting(_("Your user name at the mail servers"), user, default("user") or mailconf.bare_address(address), "--user")
+    smtp_host = _setting(_("SMTP server (sends your mail)"), smtp_host, default("smtp_host"), "--smtp-host")
+    smtp_security = _setting(_("SMTP security (tls, starttls, plain)"), smtp_security, default("smtp_security") or "tls", "--smtp-security")
+    smtp_port = _port_setting(_("SMTP port"), smtp_port, port("smtp", smtp_security))
     settings_maildir = str(maildir.expanduser().resolve()) if maildir is not None else ""
     if not settings_maildir and imap_host is None and old is not None and old.maildir and preset is None:
         settings_maildir = old.maildir
     if not settings_maildir:
-        imap_host = _setting("IMAP server (your inbox)", imap_host, default("imap_host"), "--imap-host")
+        imap_host = _setting(_("IMAP server (your inbox)"), imap_host, default("imap_host"), "--imap-host")
         imap_security = _setting(
-            "IMAP security (tls, starttls, plain)", imap_security, default("imap_security") or "tls", "--imap-security"
+            _("IMAP security (tls, starttls, plain)"), imap_security, default("imap_security") or "tls", "--imap-security"
         )
-        imap_port = _setting("IMAP port", imap_port, port("imap", imap_security), "--imap-port", int)
+        imap_port = _port_setting(_("IMAP port"), imap_port, port("imap", imap_security))
     settings = mailconf.MailSettings(
         address=address.strip(),
         user=user.strip(),
@@ -127,15 +162,17 @@ def setup(
             _try_servers(settings, password)
         except MailError as e:
             draft = mailconf.save(home, settings, draft=True)
-            raise type(e)(f"{e} (your answers are kept in {draft}: spite mail setup offers them again)") from e
+            # TRANSLATORS: {error} says which server failed and how; {file} is a file's path
+            kept_in = _("{error} (your answers are kept in {file}: spite mail setup offers them again)")
+            raise type(e)(kept_in.format(error=error_text(e), file=draft)) from e
     path = mailconf.save(home, settings)
-    session.out.print(f"Mail settings kept in {path} (readable by you only; no password in it).", soft_wrap=True)
+    session.out.print(_("Mail settings kept in {file} (readable by you only; no password in it).").format(file=path), soft_wrap=True)
     kept = asked and mailconf.remember_password(settings, password)
     session.out.print(mailconf.password_source(settings, kept), soft_wrap=True)
 
 
 def _checks(settings: "MailSettings", password: str) -> list[tuple[str, str, Callable[[], None]]]:
-    """Each server's check (or the Maildir's): what it is, what it says when it passes, and the check (MailError if not)."""
+    """Each server's check (or the Maildir's): what it is, the line that says it passed, and the check (MailError if not)."""
     from pbm.transport import mail
 
     def maildir() -> None:
@@ -143,58 +180,75 @@ def _checks(settings: "MailSettings", password: str) -> list[tuple[str, str, Cal
             pass
 
     smtp = f"SMTP {settings.smtp_host}:{settings.smtp_port} ({settings.smtp_security})"
-    checks = [(smtp, f"logged in as {settings.user}.", lambda: mail.check_smtp(settings, password))]
+    # TRANSLATORS: {server} is "SMTP", the server's host and port and its security, as in: SMTP smtp.example.com:465 (tls)
+    logged_in = _("{server}: logged in as {user}.").format(server=smtp, user=settings.user)
+    checks = [(smtp, logged_in, lambda: mail.check_smtp(settings, password))]
     if settings.uses_imap:
         imap = f"IMAP {settings.imap_host}:{settings.imap_port} ({settings.imap_security})"
-        checks.append((imap, "logged in, INBOX opened.", lambda: mail.check_imap(settings, password)))
+        # TRANSLATORS: {server} is "IMAP", the server's host and port and its security, as in: IMAP imap.example.com:993 (tls)
+        checks.append((imap, _("{server}: logged in, INBOX opened.").format(server=imap), lambda: mail.check_imap(settings, password)))
     else:
-        checks.append((f"Maildir {settings.maildir}", "found.", maildir))
+        where = f"Maildir {settings.maildir}"
+        # TRANSLATORS: a local Maildir (a folder of mail; Maildir is its format's name) was found at the path {folder}
+        checks.append((where, _("Maildir {folder}: found.").format(folder=settings.maildir), maildir))
     return checks
 
 
 def _try_servers(settings: "MailSettings", password: str) -> None:
     """Log in to both servers (or find the Maildir) and say so; MailError naming what failed."""
-    for what, passed, check in _checks(settings, password):
+    for _what, passed, check in _checks(settings, password):
         check()
-        session.out.print(f"{what}: {passed}", soft_wrap=True)
+        session.out.print(passed, soft_wrap=True)
 
 
-@mail_app.command("test", cls=_Command, epilog="Example: spite mail test")
+@mail_app.command(
+    "test",
+    cls=_Command,
+    help=_("Try both servers with the settings kept (log in, open the INBOX): one line each; exit status 1 if one fails."),
+    epilog=_example("spite mail test"),
+)
 @_handled
 def mail_test() -> None:
-    """Try both servers with the settings kept (log in, open the INBOX): one line each; exit status 1 if one fails."""
+    """Try both servers with the settings kept."""
     from pbm import mailconf
 
     settings = mailconf.load(spite_home())
-    password, _ = password_for(settings)
+    password = password_for(settings)[0]
     failed = False
     for what, passed, check in _checks(settings, password):
         try:
             check()
         except MailError as e:
-            session.out.print(f"{what}: failed: {plain(str(e))}", soft_wrap=True, markup=False)
+            # TRANSLATORS: {server} names a server (SMTP or IMAP, its host, port and security) or a Maildir; {error} what failed
+            failure = _("{server}: failed: {error}").format(server=what, error=plain(error_text(e)))
+            session.out.print(failure, soft_wrap=True, markup=False)
             failed = True
         else:
-            session.out.print(f"{what}: {passed}", soft_wrap=True)
+            session.out.print(passed, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
 
 
-@mail_app.command("show", cls=_Command, epilog="Example: spite mail show")
+@mail_app.command(
+    "show",
+    cls=_Command,
+    help=_("Print the mail settings kept (never a password) and where the password comes from."),
+    epilog=_example("spite mail show"),
+)
 @_handled
 def mail_show() -> None:
-    """Print the mail settings kept (never a password) and where the password comes from."""
+    """Print the mail settings kept and where the password comes from."""
     from dataclasses import asdict
 
     from pbm import mailconf
 
     home = spite_home()
     settings = mailconf.load(home)
-    session.out.print(f"Mail settings in {mailconf.settings_path(home)}:", soft_wrap=True, markup=False)
+    session.out.print(_("Mail settings in {file}:").format(file=mailconf.settings_path(home)), soft_wrap=True, markup=False)
     for name, value in asdict(settings).items():
         if name.startswith("imap_" if not settings.uses_imap else "maildir"):
             continue  # the inbox is read from one of the two
-        session.out.print(f"  {name} = {plain(str(value))}", soft_wrap=True, markup=False)
+        session.out.print(f"  {name} = {plain(str(value))}", soft_wrap=True, markup=False)  # the file's own keys and values
     session.out.print(mailconf.password_source(settings), soft_wrap=True)
 
 
@@ -216,8 +270,11 @@ def password_for(settings: "MailSettings", ask_first: bool = False) -> tuple[str
     if stored is not None:
         return stored, False
     if not sys.stdin.isatty():
-        raise MailAuthError(f"no mail password: set {mailconf.PASSWORD_ENV}, or run this at a terminal to be asked")
-    password = typer.prompt(f"Mail password for {settings.user} (an app password for Gmail, Fastmail, iCloud)", hide_input=True)
+        raise MailAuthError(
+            _("no mail password: set {variable}, or run this at a terminal to be asked").format(variable=mailconf.PASSWORD_ENV)
+        )
+    # TRANSLATORS: a prompt; {user} is the login name at the mail servers
+    password = ask(_("Mail password for {user} (an app password for Gmail, Fastmail, iCloud)").format(user=settings.user), hide_input=True)
     _asked[settings.keyring_user] = password
     return password, True
 
@@ -234,8 +291,13 @@ def _address(journal: Journal, save: SaveFile, to: str | None, me: int) -> str:
         if kept:
             return kept
         if not sys.stdin.isatty():
-            raise SpiteError(f"spite has no email address for {them} in match {save.match[:8]}: give it once with --to ADDRESS")
-        address = valid_address(typer.prompt(f"{them}'s email address (kept for this match)"))
+            raise SpiteError(
+                _("spite has no email address for {name} in match {match}: give it once with --to ADDRESS").format(
+                    name=them, match=save.match[:8]
+                )
+            )
+        # TRANSLATORS: a prompt; {name} is the opponent's name
+        address = valid_address(ask(_("{name}'s email address (kept for this match)").format(name=them)))
     if journal.address(save.match) != address:
         journal.keep_address(save.match, address)
     return address
@@ -250,11 +312,13 @@ def mail_save(identity: Identity, journal: Journal, save: SaveFile, data: bytes,
     if save.players[me].key != identity.public_text:
         who = plain(save.players[me].name)
         raise SpiteError(
-            f"this file is {who}'s turn, not yours: spite send mails your own files (answer theirs with spite play FILE --send)"
+            _("this file is {name}'s turn, not yours: spite send mails your own files (answer theirs with spite play FILE --send)").format(
+                name=who
+            )
         )
     settings = mailconf.load(journal.home)
     address = _address(journal, save, to, me)
-    password, _ = password_for(settings)
+    password = password_for(settings)[0]
     mail.send(settings, password, mail.compose(save, data, name, settings.address, address))
     journal.mailed(save, save.match, address)
     return address
@@ -267,10 +331,11 @@ def send_file(path: Path, to: str | None = None) -> None:
     try:
         data = read_head(path, code.MAX_INPUT + 1)
     except OSError as e:
-        raise SaveFormatError(f"cannot read {path}: {e.strerror or e}") from e
+        # TRANSLATORS: {reason} is the system's own words for what went wrong
+        raise SaveFormatError(_("cannot read {file}: {reason}").format(file=path, reason=os_reason(e))) from e
     save = code.read(data)  # a save as written, or pasted, quoted or re-wrapped whole
     if not isinstance(save, SaveFile):
-        raise SpiteError(f"{path} holds a turn code, not a save: spite send mails the save file it was made from")
+        raise SpiteError(_("{file} holds a turn code, not a save: spite send mails the save file it was made from").format(file=path))
     home = spite_home()
     identity = _identity(home)
     with Journal.open(home) as journal:
@@ -278,9 +343,14 @@ def send_file(path: Path, to: str | None = None) -> None:
         try:
             address = mail_save(identity, journal, save, data, path.name, to)
         except MailError as e:
-            again = f"run `spite send {path}` (or `spite resend {save.match[:8]}`) when the server works"
-            raise type(e)(f"{path.name} is written but not mailed: {e}; {again}") from e
-    session.out.print(f"Mailed {path.name} to {address}: {plain(mail.subject(save))}", soft_wrap=True, markup=False)
+            unsent = _(
+                # TRANSLATORS: {error} says which server failed and how; {file} is a file's name, {path} its path, {match} a match id
+                "{file} is written but not mailed: {error}; run `spite send {path}` (or `spite resend {match}`) when the server works"
+            )
+            raise type(e)(unsent.format(file=path.name, error=error_text(e), path=path, match=save.match[:8])) from e
+    # TRANSLATORS: {subject} is the subject of the mail sent
+    mailed = _("Mailed {file} to {address}: {subject}").format(file=path.name, address=address, subject=plain(mail.subject(save)))
+    session.out.print(mailed, soft_wrap=True, markup=False)
 
 
 def _refuse_an_old_file_of_a_finished_match(journal: Journal, identity: Identity, save: SaveFile, path: Path) -> None:
@@ -290,30 +360,49 @@ def _refuse_an_old_file_of_a_finished_match(journal: Journal, identity: Identity
     if info is None or not info.over or last is None or last.hash == save.hash:
         return
     raise SpiteError(
-        f"{path.name} is an old file of match {save.match[:8]} (game {save.game}, turn {save.turn}), which is over: "
-        f"nothing was sent; the match ended {info.score[0]}–{info.score[1]} at game {info.latest.game}, turn {info.latest.turn}"
+        _(
+            # TRANSLATORS: {score} is the final score, as 50–32
+            "{file} is an old file of match {match} (game {game}, turn {turn}), which is over: nothing was sent; "
+            "the match ended {score} at game {last_game}, turn {last_turn}"
+        ).format(
+            file=path.name,
+            match=save.match[:8],
+            game=save.game,
+            turn=save.turn,
+            score=f"{info.score[0]}–{info.score[1]}",
+            last_game=info.latest.game,
+            last_turn=info.latest.turn,
+        )
     )
 
 
-@command("send", epilog="Example: spite send spite-3342e18f-g1-t5.toml --to bob@example.com")
+@command(
+    "send",
+    help=_("Mail your save FILE to your opponent: attached, with its turn code in the text for mail programs that hide files."),
+    epilog=_example("spite send spite-3342e18f-g1-t5.toml --to bob@example.com"),
+)
 @_handled
 def send(
-    file: Annotated[Path, typer.Argument(metavar="FILE", show_default=False, help="Your save file to mail to your opponent.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", show_default=False, help=_("Your save file to mail to your opponent."))],
     to: ToOption = None,
 ) -> None:
-    """Mail your save FILE to your opponent: attached, with its turn code in the text for mail programs that hide files."""
+    """Mail your save FILE to your opponent."""
     send_file(file, to)
 
 
-@command("resend", epilog="Example: spite resend 3342e18f")
+@command(
+    "resend",
+    help=_("Mail your last file of MATCH again (your opponent says it never came)."),
+    epilog=_example("spite resend 3342e18f"),
+)
 @_handled
 def resend(
     match: Annotated[
-        str, typer.Argument(metavar="MATCH", show_default=False, help="The match (its first 8 characters, as spite games shows).")
+        str, typer.Argument(metavar="MATCH", show_default=False, help=_("The match (its first 8 characters, as spite games shows)."))
     ],
     to: ToOption = None,
 ) -> None:
-    """Mail your last file of MATCH again (your opponent says it never came)."""
+    """Mail your last file of MATCH again."""
     from pbm import saves
 
     home = spite_home()
@@ -322,51 +411,72 @@ def resend(
         info = _find_match(journal, match)
         record = journal.latest_own(info.match, identity.public_text)
         if record is None:
-            raise SpiteError(f"you have written no file in match {info.match[:8]} yet: nothing to resend")
+            raise SpiteError(_("you have written no file in match {match} yet: nothing to resend").format(match=info.match[:8]))
         data = journal.written(record.hash)
         if data is None:
             try:
                 data = read_head(Path(record.path), saves.MAX_BYTES + 1)
             except OSError as e:
-                raise SpiteError(f"your last file of match {info.match[:8]} is gone from {record.path}: {e.strerror or e}") from e
+                # TRANSLATORS: {reason} is the system's own words for what went wrong
+                gone = _("your last file of match {match} is gone from {file}: {reason}")
+                raise SpiteError(gone.format(match=info.match[:8], file=record.path, reason=os_reason(e))) from e
         save = saves.parse(data)
         before = journal.last_mailed(info.match)
         address = mail_save(identity, journal, save, data, saves.default_name(save), to)
         latest = journal.latest(info.match)
-    when = f" (last mailed {_ago(before[2])})" if before is not None and before[0] == record.hash else ""
-    session.out.print(
-        f"Mailed your last file (game {save.game}, turn {save.turn}) of match {info.match[:8]} to {address} again{when}.", soft_wrap=True
-    )
+    facts = {"game": save.game, "turn": save.turn, "match": info.match[:8], "address": address}
+    if before is not None and before[0] == record.hash:
+        # TRANSLATORS: {ago} says how long ago, as "3 h ago" or "just now"
+        again = _("Mailed your last file (game {game}, turn {turn}) of match {match} to {address} again (last mailed {ago}).")
+        facts["ago"] = _ago(before[2])
+    else:
+        again = _("Mailed your last file (game {game}, turn {turn}) of match {match} to {address} again.")
+    session.out.print(again.format(**facts), soft_wrap=True, markup=False)
     if latest is not None and latest.seq > record.seq:
-        session.out.print(f"Note: {plain(info.players[1 - record.signer].name)} has answered it already ({latest.path}).", soft_wrap=True)
+        answered = _("Note: {name} has answered it already ({file}).")
+        session.out.print(answered.format(name=plain(info.players[1 - record.signer].name), file=latest.path), soft_wrap=True, markup=False)
 
 
 def _find_match(journal: Journal, prefix: str) -> Any:
     """The match whose id starts with `prefix` (4 characters at least)."""
     prefix = prefix.strip().lower()
     found = [i for i in journal.matches() if i.match.startswith(prefix)] if len(prefix) >= 4 else []
-    if len(found) != 1:
-        what = "no match" if not found else f"{len(found)} matches"
-        raise SpiteError(f"{what} of yours starts with {prefix!r}: give the first 8 characters that spite games shows")
+    if not found:
+        raise SpiteError(
+            # TRANSLATORS: {prefix} is what the player gave for a match, in quotes
+            _("no match of yours starts with {prefix}: give the first 8 characters that spite games shows").format(prefix=repr(prefix))
+        )
+    if len(found) > 1:
+        raise SpiteError(
+            ngettext(
+                "{n} match of yours starts with {prefix}: give the first 8 characters that spite games shows",
+                "{n} matches of yours start with {prefix}: give the first 8 characters that spite games shows",
+                len(found),
+            ).format(n=len(found), prefix=repr(prefix))
+        )
     return found[0]
 
 
-@command("inbox", epilog="Example: spite inbox --play")
+@command(
+    "inbox",
+    help=_("Fetch new mail: keep every save and turn code in its match's folder, mark that mail seen, and show what to do next."),
+    epilog=_example("spite inbox --play"),
+)
 @_handled
 def inbox(
     maildir: Annotated[
-        Path | None, typer.Option("--maildir", metavar="DIR", help="Read this local Maildir instead of your mail settings' inbox.")
+        Path | None, typer.Option("--maildir", metavar="DIR", help=_("Read this local Maildir instead of your mail settings' inbox."))
     ] = None,
-    every: Annotated[bool, typer.Option("--all", help="Look at every message, not only the unseen ones.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print what came in and every match as JSON, for scripts.")] = False,
-    play: Annotated[bool, typer.Option("--play", help="Then open the next file that waits for you, as spite play does.")] = False,
-    send: Annotated[bool, typer.Option("--send", help="With --play: mail your answer at once.")] = False,
+    every: Annotated[bool, typer.Option("--all", help=_("Look at every message, not only the unseen ones."))] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print what came in and every match as JSON, for scripts."))] = False,
+    play: Annotated[bool, typer.Option("--play", help=_("Then open the next file that waits for you, as spite play does."))] = False,
+    send: Annotated[bool, typer.Option("--send", help=_("With --play: mail your answer at once."))] = False,
 ) -> None:
-    """Fetch new mail: keep every save and turn code in its match's folder, mark that mail seen, and show what to do next."""
+    """Fetch new mail and show what to do next."""
     if play and as_json:
-        raise UsageError("--json prints for scripts and --play plays at the keyboard: give one of them")
+        raise UsageError(_("--json prints for scripts and --play plays at the keyboard: give one of them"))
     if send and not play:
-        raise UsageError("--send mails the answer that --play writes: add --play")
+        raise UsageError(_("--send mails the answer that --play writes: add --play"))
     from pbm import inbox as kept
     from pbm import mailconf
     from pbm.transport import mail
@@ -381,7 +491,7 @@ def inbox(
         else:
             settings = mailconf.load(home)
             if settings.uses_imap:
-                password, _ = password_for(settings)
+                password = password_for(settings)[0]
                 where = f"{settings.user}@{settings.imap_host}:{settings.imap_port}"
                 last = journal.looked(where)
                 box = mail.imap_box(settings, password, every, mail.Mark(*last) if last else None)
@@ -405,9 +515,9 @@ def inbox(
     if play:
         mine = next((r for r in rows if r.next is kept.Next.YOU and not is_practice(r)), None)  # practice goes on in spite practice
         if mine is None:
-            session.out.print("Nothing waits for you.")
+            session.out.print(_("Nothing waits for you."))
             return
-        session.out.print(f"Opening {mine.file}", soft_wrap=True, markup=False)
+        session.out.print(_("Opening {file}").format(file=mine.file), soft_wrap=True, markup=False)
         from pbm.cli.play import play_file  # play imports this module, to mail an answer
 
         play_file(Path(mine.file), send=send)
@@ -416,18 +526,25 @@ def inbox(
 def _report(outcomes: list[Any]) -> None:
     from pbm.inbox import Taken
 
-    new = [o for o in outcomes if o.what is Taken.KEPT]
+    new = sum(o.what is Taken.KEPT for o in outcomes)
     if not outcomes:
-        session.out.print("No new spite mail.")
+        session.out.print(_("No new spite mail."))
     else:
         again = sum(o.what is Taken.DUPLICATE for o in outcomes)
-        note = f" ({again} already had)" if again else ""
-        session.out.print(f"{len(new)} new file{'s' if len(new) != 1 else ''} from the mail{note}.")
+        if again:
+            # TRANSLATORS: {again} of the files found were kept before ({again} is at least 1)
+            line = ngettext("{n} new file from the mail ({again} already had).", "{n} new files from the mail ({again} already had).", new)
+        else:
+            line = ngettext("{n} new file from the mail.", "{n} new files from the mail.", new)
+        session.out.print(line.format(n=new, again=again), markup=False)
     for o in outcomes:
         if o.what is Taken.REFUSED:
-            where = f"a turn of match {o.match[:8]} (save {o.seq}) in {o.mail}"
-            session.err.print(f"Passed over {where}: {plain(o.why)}", soft_wrap=True, markup=False)
+            # TRANSLATORS: {mail} names the mail, as: the mail from alice@example.com, 'Subject'; {why} says why it was passed over
+            passed = _("Passed over a turn of match {match} (save {seq}) in {mail}: {why}")
+            session.err.print(passed.format(match=o.match[:8], seq=o.seq, mail=o.mail, why=plain(say(o.why))), soft_wrap=True, markup=False)
 
 
 def _outcome_json(o: Any) -> dict[str, Any]:
-    return {"match": o.match, "seq": o.seq, "what": o.what.value, "file": str(o.path) if o.path else None, "why": o.why or None}
+    """What came of one turn found, for --json: its why in English (a refusal of spite's own; another's error as it said it)."""
+    why = str(o.why)
+    return {"match": o.match, "seq": o.seq, "what": o.what.value, "file": str(o.path) if o.path else None, "why": why or None}

@@ -7,14 +7,16 @@ the moves, answer (pbm/client/answer.py), and say what was written.
 import functools
 import os
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from engine.game import legal_moves
-from engine.moves import IllegalMoveError, InvalidMoveError, parse_turn
+from engine.moves import END_MOVE, IllegalMoveError, InvalidMoveError, parse_turn
 from pbm import saves
 from pbm.cli.app import (
     FileArg,
@@ -27,6 +29,7 @@ from pbm.cli.app import (
     _interactive_terminal,
     _make_bot,
     command,
+    confirm,
     session,
 )
 from pbm.cli.shared import (
@@ -48,6 +51,7 @@ from pbm.client.answer import resign as write_resignation
 from pbm.client.receive import DEFAULT_OPPONENT, FirstContact, Given, Opened, open_save, receive, reopen
 from pbm.errors import NoRecordError, NotYourTurnError, ProtocolError, ReplayError, SpiteError
 from pbm.home import match_lock, remove_stale, spite_home
+from pbm.i18n import _, error_text, ngettext
 from pbm.identity import Identity
 from pbm.journal import Journal
 from pbm.saves import SaveFile
@@ -58,32 +62,35 @@ NewestOption = Annotated[
     bool,
     typer.Option(
         "--newest",
-        help="On a machine with no record of the match (a new spite home): answer FILE as the newest file of the match without asking.",
+        help=_("On a machine with no record of the match (a new spite home): answer FILE as the newest file of the match without asking."),
     ),
 ]
 
 
-@command(epilog='Example: spite play spite-3342e18f-g1-t4.toml   (or --moves "p-c1 7-c2 Q-s2", or --auto)')
+@command(
+    help=_("Verify what your opponent sent (a file or a turn code), play your turn, and write the answer to send back."),
+    epilog=_('Example: spite play spite-3342e18f-g1-t4.toml   (or --moves "p-c1 7-c2 Q-s2", or --auto)'),
+)
 @_handled
 def play(
     ctx: typer.Context,
     file: FileArg = None,
     paste: PasteOpt = False,
-    moves: Annotated[str | None, typer.Option("--moves", metavar="MOVES", help='Your whole turn, e.g. "p-c1 7-c2 Q-s2".')] = None,
-    auto: Annotated[bool, typer.Option("--auto", help="Let the expert bot play your turn.")] = False,
-    hint: Annotated[bool, typer.Option("--hint", help="Show the bot's suggested turn before you move.")] = False,
+    moves: Annotated[str | None, typer.Option("--moves", metavar="MOVES", help=_('Your whole turn, e.g. "p-c1 7-c2 Q-s2".'))] = None,
+    auto: Annotated[bool, typer.Option("--auto", help=_("Let the expert bot play your turn."))] = False,
+    hint: Annotated[bool, typer.Option("--hint", help=_("Show the bot's suggested turn before you move."))] = False,
     think: ThinkOption = None,
     output: Annotated[
-        Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write your answer (never over FILE).")
+        Path | None, typer.Option("-o", "--output", metavar="FILE", help=_("Where to write your answer (never over FILE)."))
     ] = None,
     yes: YesOption = False,
-    copy: Annotated[bool, typer.Option("--copy", help="Put your answer's turn code on the clipboard, to paste into a chat.")] = False,
-    send: Annotated[bool, typer.Option("--send", help="Mail your answer to your opponent at once (spite mail setup).")] = False,
+    copy: Annotated[bool, typer.Option("--copy", help=_("Put your answer's turn code on the clipboard, to paste into a chat."))] = False,
+    send: Annotated[bool, typer.Option("--send", help=_("Mail your answer to your opponent at once (spite mail setup)."))] = False,
     newest: NewestOption = False,
 ) -> None:
-    """Verify what your opponent sent (a file or a turn code), play your turn, and write the answer to send back."""
+    """Verify what your opponent sent, play your turn, and write the answer to send back."""
     if auto and moves is not None:
-        raise UsageError("--auto and --moves both say how to play the turn: give one of them", ctx=ctx)
+        raise UsageError(_("--auto and --moves both say how to play the turn: give one of them"), ctx=ctx)
     play_file(file, paste, moves=moves, auto=auto, hint=hint, think=think, output=output, yes=yes, copy=copy, send=send, newest=newest)
 
 
@@ -105,7 +112,7 @@ def play_file(
     given = _given(file, paste)
     home = spite_home()
     identity = _identity(home)
-    what = "turn code" if isinstance(given.item, TurnCode) else "file"
+    code = isinstance(given.item, TurnCode)
     with Journal.open(home) as journal, match_lock(home, given.match):  # one spite at a time answers a file of this match
         remove_stale(given.where if given.where.is_dir() else given.where.parent, given.match)
         answered = recorded_answer(given, identity, journal, output)
@@ -121,86 +128,123 @@ def play_file(
         _say_resigned(opened)
         if opened.mine:
             other = opened.names[1 - opened.me]
-            raise NotYourTurnError(f"this is your own {what}: it is {other}'s turn; send it to them")
+            if code:
+                raise NotYourTurnError(_("this is your own turn code: it is {name}'s turn; send it to them").format(name=other))
+            raise NotYourTurnError(_("this is your own file: it is {name}'s turn; send it to them").format(name=other))
         _check_seat(opened, identity, yes)
         if not opened.owes_file:
             _board(opened)
             session.out.print(_result_line(opened) or "", markup=False)
-            session.out.print("Nothing more to send: the match is over and every game is audited.")
+            session.out.print(_("Nothing more to send: the match is over and every game is audited."))
             return
         if opened.can_move:
             _board(opened)
             _confirm_keys(opened, yes)
             if hint:
                 _print_hint(opened, think)
-            again = f"play {file if file is not None and str(file) != '-' else 'the ' + what} again when you are ready."
+            again = _play_again(file, code)
             opened = _take_turn(opened, moves, auto, think, confirm=not yes, again=again)
         elif moves:
-            raise SpiteError("this file asks for no moves from you (the cards are being dealt); run it without --moves")
+            raise SpiteError(_("this file asks for no moves from you (the cards are being dealt); run it without --moves"))
         else:
             _confirm_keys(opened, yes)
         written, path = answer(opened, output)
     _say_written(opened, written, path, send, copy)
 
 
-@command(epilog="Example: spite resign 3342e18f   (or --match to concede the whole match)")
+def _play_again(file: Path | None, code: bool) -> str:
+    """How to go on with the turn later, after "Nothing written;" (the file named as the player gave it)."""
+    if file is not None and str(file) != "-":
+        # TRANSLATORS: follows "Nothing written;" when the player leaves the prompt; {file} is the file they gave
+        return _("play {file} again when you are ready.").format(file=file)
+    if code:
+        # TRANSLATORS: follows "Nothing written;" when the player leaves the prompt
+        return _("play the turn code again when you are ready.")
+    # TRANSLATORS: follows "Nothing written;" when the player leaves the prompt
+    return _("play the file again when you are ready.")
+
+
+@command(
+    help=_(
+        "Resign the game under way: your opponent wins it, scoring the cards left in your pay-off pile (--match: the match).\n\n"
+        "It may be done on your turn or your opponent's; the file it writes goes to your opponent like any turn."
+    ),
+    epilog=_("Example: spite resign 3342e18f   (or --match to concede the whole match)"),
+)
 @_handled
 def resign(
-    match: Annotated[str, typer.Argument(metavar="MATCH", help="The match, by its id or the first hex digits of it (spite games).")],
-    whole: Annotated[bool, typer.Option("--match", help="Concede the whole match, not only the game under way.")] = False,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Resign without asking (needed where there is no terminal).")] = False,
-    output: Annotated[Path | None, typer.Option("-o", "--output", metavar="FILE", help="Where to write the file.")] = None,
-    copy: Annotated[bool, typer.Option("--copy", help="Put the file's turn code on the clipboard, to paste into a chat.")] = False,
-    send: Annotated[bool, typer.Option("--send", help="Mail the file to your opponent at once (spite mail setup).")] = False,
+    match: Annotated[str, typer.Argument(metavar="MATCH", help=_("The match, by its id or the first hex digits of it (spite games)."))],
+    whole: Annotated[bool, typer.Option("--match", help=_("Concede the whole match, not only the game under way."))] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help=_("Resign without asking (needed where there is no terminal)."))] = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", metavar="FILE", help=_("Where to write the file."))] = None,
+    copy: Annotated[bool, typer.Option("--copy", help=_("Put the file's turn code on the clipboard, to paste into a chat."))] = False,
+    send: Annotated[bool, typer.Option("--send", help=_("Mail the file to your opponent at once (spite mail setup)."))] = False,
     file: Annotated[
         Path | None,
-        typer.Option("--file", metavar="FILE", help="Your opponent's latest file or turn code (- to paste), if it came as a code."),
+        typer.Option("--file", metavar="FILE", help=_("Your opponent's latest file or turn code (- to paste), if it came as a code.")),
     ] = None,
-    paste: Annotated[bool, typer.Option("--paste", help="Read your opponent's latest turn code from the clipboard.")] = False,
+    paste: Annotated[bool, typer.Option("--paste", help=_("Read your opponent's latest turn code from the clipboard."))] = False,
 ) -> None:
-    """Resign the game under way: your opponent wins it, scoring the cards left in your pay-off pile (--match: the match).
-
-    It may be done on your turn or your opponent's; the file it writes goes to your opponent like any turn.
-    """
+    """Resign the game under way, or with --match the whole match."""
     home = spite_home()
     identity = _identity(home)
     with Journal.open(home) as journal:
         found = [m for m in journal.matches() if m.match.startswith(match.strip().lower())] if match.strip() else []
         if not found:
-            raise NoRecordError(f"no match {plain(cut(match))} in your journal (spite games lists them)")
+            # TRANSLATORS: {match} is what the player typed for the match's id
+            raise NoRecordError(_("no match {match} in your journal (spite games lists them)").format(match=plain(cut(match))))
         if len(found) > 1:
-            raise SpiteError(f"{len(found)} matches begin with {plain(cut(match))}: give more of the id (spite games)")
+            said = ngettext(
+                # TRANSLATORS: {match} is what the player typed for the match's id; {n} is 2 or more
+                "{n} match begins with {match}: give more of the id (spite games)",
+                "{n} matches begin with {match}: give more of the id (spite games)",
+                len(found),
+            )
+            raise SpiteError(said.format(n=len(found), match=plain(cut(match))))
         info = found[0]
         given = _given(file, paste) if file is not None or paste else None
         if given is not None and given.match != info.match:
-            raise SpiteError(
-                f"that {'turn code' if isinstance(given.item, TurnCode) else 'file'} is of another match, not {info.match[:8]}"
-            )
+            if isinstance(given.item, TurnCode):
+                raise SpiteError(_("that turn code is of another match, not {match}").format(match=info.match[:8]))
+            raise SpiteError(_("that file is of another match, not {match}").format(match=info.match[:8]))
         with match_lock(home, info.match):
             opened = _resignable(info.match, identity, journal, given)
             state, me = opened.state, opened.me
             assert state is not None
             other = opened.names[1 - me]
             points = state.players[me].payoff_count
-            what = f"the match (and game {opened.game})" if whole else f"game {opened.game}"
             if not yes:
                 if not _interactive_terminal():
-                    raise SpiteError("resigning asks you to confirm it at a terminal: give --yes to resign without asking")
-                if not typer.confirm(f"Resign {what}? {other} scores {points}.", default=False):
-                    session.out.print("Nothing was written.")
+                    raise SpiteError(_("resigning asks you to confirm it at a terminal: give --yes to resign without asking"))
+                if whole:
+                    # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
+                    question = _("Resign the match (and game {game})? {name} scores {points}.")
+                else:
+                    # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
+                    question = _("Resign game {game}? {name} scores {points}.")
+                if not confirm(question.format(game=opened.game, name=other, points=points), default=False):
+                    session.out.print(_("Nothing was written."))
                     return
             try:
                 written, path = write_resignation(opened, whole, output)
             except ProtocolError as e:
-                raise SpiteError(f"there is nothing to resign in match {info.match[:8]} now ({e})") from e
-    session.out.print(f"You resigned {what}: {other} scores {points}.", markup=False)
+                said = _("there is nothing to resign in match {match} now ({error})")
+                raise SpiteError(said.format(match=info.match[:8], error=error_text(e))) from e
+    if whole:
+        # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
+        resigned = _("You resigned the match (and game {game}): {name} scores {points}.")
+    else:
+        # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
+        resigned = _("You resigned game {game}: {name} scores {points}.")
+    session.out.print(resigned.format(game=opened.game, name=other, points=points), markup=False)
     line = _result_line(opened)
     if line:
         session.out.print(line, markup=False)
-    session.out.print(f"Wrote {path}", soft_wrap=True, markup=False)
+    session.out.print(_("Wrote {file}").format(file=path), soft_wrap=True, markup=False)
     if path.resolve().parent == (home / "practice" / "saves").resolve():  # against the computer: nothing to send
         if not whole:
-            session.out.print(f"The computer answers it: spite practice --resume {written.match[:8]}", markup=False)
+            said = _("The computer answers it: spite practice --resume {match}")
+            session.out.print(said.format(match=written.match[:8]), markup=False)
         return
     if send:
         _send_file(path)
@@ -217,33 +261,44 @@ def _resignable(match: str, identity: Identity, journal: Journal, given: Given |
     info = next(m for m in journal.matches() if m.match == match)
     me = info.seat_of(identity.public_text)
     if me is None:
-        raise SpiteError(f"you ({identity.name}) do not play in match {match[:8]}")
+        raise SpiteError(_("you ({name}) do not play in match {match}").format(name=identity.name, match=match[:8]))
     if info.over:
-        raise SpiteError(f"match {match[:8]} is over: there is nothing to resign")
+        raise SpiteError(_("match {match} is over: there is nothing to resign").format(match=match[:8]))
     latest = info.latest
     where = Path(latest.path) if latest.path else Path.cwd()
     if given is not None:  # checked in full and recorded as any file played; it must be the match's latest
         opened = receive(given, identity, journal, functools.partial(_confirm_newest, newest=False))
         now = journal.latest(match)
         if now is None or opened.save.hash != now.hash:
-            raise SpiteError(f"that is not the latest file of match {match[:8]}: nothing was written")
+            raise SpiteError(_("that is not the latest file of match {match}: nothing was written").format(match=match[:8]))
     elif latest.signer == me:
         data = journal.written(latest.hash)
         if data is None:
-            raise NoRecordError(f"your journal does not keep your last file of match {match[:8]}: resign where you wrote it")
+            said = _("your journal does not keep your last file of match {match}: resign where you wrote it")
+            raise NoRecordError(said.format(match=match[:8]))
         opened = open_save(where, identity, journal, save=saves.parse(data))
     else:
         if not latest.path or not where.is_file():
-            raise NoRecordError(
-                f"{plain(info.players[1 - me].name)}'s latest file of match {match[:8]} is not where your journal saw it "
-                f"({plain(latest.path) or 'a turn code'}): give it with --file (or --paste)"
+            other = plain(info.players[1 - me].name)
+            if latest.path:
+                said = _(
+                    # TRANSLATORS: {name} is the opponent; {path} where the journal saw their file
+                    "{name}'s latest file of match {match} is not where your journal saw it ({path}): give it with --file (or --paste)"
+                )
+                raise NoRecordError(said.format(name=other, match=match[:8], path=plain(latest.path)))
+            said = _(
+                # TRANSLATORS: {name} is the opponent
+                "{name}'s latest file of match {match} is not where your journal saw it (a turn code): give it with --file (or --paste)"
             )
+            raise NoRecordError(said.format(name=other, match=match[:8]))
         opened = open_save(where, identity, journal)
     state, party = opened.state, opened.seat.party
     if state is not None and state.outcome is not None:
-        raise SpiteError(f"game {opened.game} is over already: there is nothing to resign; play the next file to go on (spite play)")
+        said = _("game {game} is over already: there is nothing to resign; play the next file to go on (spite play)")
+        raise SpiteError(said.format(game=opened.game))
     if state is None or party.dealing is not None or party.deal_ready:
-        raise SpiteError(f"the cards of game {opened.game} are being dealt: there is nothing to resign yet; play the file first")
+        said = _("the cards of game {game} are being dealt: there is nothing to resign yet; play the file first")
+        raise SpiteError(said.format(game=opened.game))
     return opened
 
 
@@ -262,18 +317,20 @@ def _confirm_newest(opened: Opened, newest: bool) -> None:
     """
     save = opened.save
     other = opened.names[save.signer]
-    why = (
-        f"This machine has no record of match {save.match[:8]}: spite cannot tell whether this file ({other}'s game "
-        f"{save.game}, turn {save.turn}) is the newest of the match, and answering an older one would let {other} take back "
-        "the turns since."
-    )
     if newest:
         return
+    why = _(
+        # TRANSLATORS: {name} is the opponent, who wrote the file
+        "This machine has no record of match {match}: spite cannot tell whether this file ({name}'s game {game}, turn {turn}) "
+        "is the newest of the match, and answering an older one would let {name} take back the turns since."
+    ).format(match=save.match[:8], name=other, game=save.game, turn=save.turn)
     if not _interactive_terminal():
-        raise SpiteError(f"{why} Nothing was written; if it is the newest file {other} sent you, play it again with --newest")
+        said = _("Nothing was written; if it is the newest file {name} sent you, play it again with --newest")
+        raise SpiteError(f"{why} {said.format(name=other)}")
     session.err.print(why, markup=False, soft_wrap=True)
-    if not typer.confirm(f"Is it the newest file {other} sent you in this match (your last turn was the one before it)?", default=False):
-        session.out.print("Nothing written. Play the newest file of the match, or go on where your spite home with this match is.")
+    question = _("Is it the newest file {name} sent you in this match (your last turn was the one before it)?").format(name=other)
+    if not confirm(question, default=False):
+        session.out.print(_("Nothing written. Play the newest file of the match, or go on where your spite home with this match is."))
         raise typer.Exit(1)
 
 
@@ -285,10 +342,12 @@ def _say_seat_taken(item: SaveFile | TurnCode, journal: Journal, error: SpiteErr
     late, first = plain(item.players[1].name), plain(pinned[1].name)
     if item.players[1].key == pinned[1].key:
         return
-    raise SpiteError(
-        f"this is {late}'s answer to your open invitation of match {item.match[:8]}, but {first} took the seat first: "
-        f"nothing was written; tell {late} the seat is taken (spite new starts a match with them)"
-    ) from error
+    said = _(
+        # TRANSLATORS: {late} answered the player's open invitation after {first} had taken the seat
+        "this is {late}'s answer to your open invitation of match {match}, but {first} took the seat first: "
+        "nothing was written; tell {late} the seat is taken (spite new starts a match with them)"
+    )
+    raise SpiteError(said.format(late=late, match=item.match[:8], first=first)) from error
 
 
 def _confirm_keys(opened: Opened, yes: bool) -> None:
@@ -298,17 +357,20 @@ def _confirm_keys(opened: Opened, yes: bool) -> None:
         return
     _announce_keys(players)
     other = opened.names[1 - opened.me]
-    later = f"spite games shows it, and {other} sees theirs with spite id"
     if yes or not _interactive_terminal():
-        session.out.print(f"Check the fingerprint with {other} later: {later}.", markup=False, soft_wrap=True)
+        # TRANSLATORS: {name} is the opponent whose key was met for the first time
+        said = _("Check the fingerprint with {name} later: spite games shows it, and {name} sees theirs with spite id.")
+        session.out.print(said.format(name=other), markup=False, soft_wrap=True)
         return
-    if not typer.confirm(f"Go on with this key for {other}? (if you cannot check it now: {later})", default=True):
-        session.out.print(
-            f"Nothing written. The key is kept as {other}'s in this match: if the fingerprint is not the one {other} reads "
-            "you, do not go on with this match (start a new one with them); if it is, play the file again.",
-            markup=False,
-            soft_wrap=True,
+    # TRANSLATORS: {name} is the opponent whose key was met for the first time
+    question = _("Go on with this key for {name}? (if you cannot check it now: spite games shows it, and {name} sees theirs with spite id)")
+    if not confirm(question.format(name=other), default=True):
+        said = _(
+            # TRANSLATORS: {name} is the opponent whose key was met for the first time
+            "Nothing written. The key is kept as {name}'s in this match: if the fingerprint is not the one {name} reads "
+            "you, do not go on with this match (start a new one with them); if it is, play the file again."
         )
+        session.out.print(said.format(name=other), markup=False, soft_wrap=True)
         raise typer.Exit(1)
 
 
@@ -317,18 +379,23 @@ def _answered_again(answered: Answered, send: bool = False) -> None:
     received = answered.received
     other = plain(received.players[received.signer].name)
     if send:
-        session.out.print(f"You had answered this file already: {answered.path}", soft_wrap=True, markup=False)
+        session.out.print(_("You had answered this file already: {file}").format(file=answered.path), soft_wrap=True, markup=False)
         _send_file(answered.path)
         return
     if not answered.rewritten:
         if received.seq == 1:
-            raise NotYourTurnError(
-                f"you already answered this invitation (your answer is {answered.path}): send it to {other}, "
-                f"then play the file {other} sends back"
+            said = _(
+                # TRANSLATORS: {file} is the player's answer; {name} the opponent
+                "you already answered this invitation (your answer is {file}): send it to {name}, then play the file {name} sends back"
             )
-        raise ReplayError(f"you have already played from this file: your answer is {answered.path}; send it to {other}")
-    session.out.print("You had answered this file already, but your answer was not on disk (was spite interrupted?).", markup=False)
-    session.out.print(f"Wrote {answered.path} again, as recorded then.\nSend it to {other}.", soft_wrap=True, markup=False)
+            raise NotYourTurnError(said.format(file=answered.path, name=other))
+        # TRANSLATORS: {file} is the player's answer; {name} the opponent
+        said = _("you have already played from this file: your answer is {file}; send it to {name}")
+        raise ReplayError(said.format(file=answered.path, name=other))
+    session.out.print(_("You had answered this file already, but your answer was not on disk (was spite interrupted?)."), markup=False)
+    # TRANSLATORS: {file} is the player's answer, written again; {name} the opponent
+    said = _("Wrote {file} again, as recorded then.\nSend it to {name}.")
+    session.out.print(said.format(file=answered.path, name=other), soft_wrap=True, markup=False)
 
 
 def _say_written(opened: Opened, written: SaveFile, path: Path, send: bool, copy: bool) -> None:
@@ -338,7 +405,7 @@ def _say_written(opened: Opened, written: SaveFile, path: Path, send: bool, copy
         if not _game_over(opened):
             session.out.print(_result_line(opened) or "", markup=False)
         session.out.print(_keys_line(opened, writing=True), markup=False)
-    session.out.print(f"Wrote {path}", soft_wrap=True, markup=False)
+    session.out.print(_("Wrote {file}").format(file=path), soft_wrap=True, markup=False)
     if send:
         _send_file(path)
         return
@@ -351,15 +418,20 @@ def _check_seat(opened: Opened, identity: Identity, yes: bool) -> None:
     meant = save.players[1].name
     if save.seq != 1 or save.players[1].key or meant in (DEFAULT_OPPONENT, identity.name):
         return
-    warning = f"This invitation from {plain(save.players[0].name)} is made out to {plain(meant)}, and you are {plain(identity.name)}."
+    # TRANSLATORS: {inviter} wrote the invitation for {meant}; {name} is the player reading it
+    warning = _("This invitation from {inviter} is made out to {meant}, and you are {name}.").format(
+        inviter=plain(save.players[0].name), meant=plain(meant), name=plain(identity.name)
+    )
     if yes:
-        session.err.print(f"Warning: {warning} Taking the seat (--yes).", markup=False)
+        # TRANSLATORS: {warning} is a whole sentence: "This invitation from Ann is made out to Bob, and you are Carl."
+        session.err.print(_("Warning: {warning} Taking the seat (--yes).").format(warning=warning), markup=False)
         return
     if not _interactive_terminal():
-        raise SpiteError(f"{warning} Nothing was written; add --yes to take the seat anyway")
-    session.err.print(f"Warning: {warning}", markup=False)
-    if not typer.confirm(f"Take the seat as {plain(identity.name)}?", default=False):
-        session.out.print("Nothing written.")
+        raise SpiteError(warning + " " + _("Nothing was written; add --yes to take the seat anyway"))
+    # TRANSLATORS: {warning} is a whole sentence: "This invitation from Ann is made out to Bob, and you are Carl."
+    session.err.print(_("Warning: {warning}").format(warning=warning), markup=False)
+    if not confirm(_("Take the seat as {name}?").format(name=plain(identity.name)), default=False):
+        session.out.print(_("Nothing written."))
         raise typer.Exit(0)
 
 
@@ -369,17 +441,18 @@ def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | Non
     if moves is not None:
         for move in parse_turn(moves):
             if not seat.my_turn:
-                raise IllegalMoveError(f"{move}: your turn is already over")
+                raise IllegalMoveError(_("{move}: your turn is already over").format(move=move))
             try:
                 seat.play(move)
             except IllegalMoveError as e:
-                raise IllegalMoveError(f"{e}; nothing was written") from e
+                # TRANSLATORS: {error} says why a move was refused
+                raise IllegalMoveError(_("{error}; nothing was written").format(error=error_text(e))) from e
         if seat.my_turn:
-            raise IllegalMoveError("those moves do not end your turn: finish with a discard (like Q-s2), or 'end' with an empty hand")
+            raise IllegalMoveError(_("those moves do not end your turn: finish with a discard (like Q-s2), or 'end' with an empty hand"))
         return opened
     if auto:
         _bot_turn(opened, "expert", think)
-        session.out.print(f"The bot played: {' '.join(map(str, seat.moves))}")
+        session.out.print(_("The bot played: {moves}").format(moves=" ".join(map(str, seat.moves))))
         return opened
     return _interactive(opened, think, confirm and _interactive_terminal(), functools.partial(reopen, opened), again)
 
@@ -387,7 +460,7 @@ def _take_turn(opened: Opened, moves: str | None, auto: bool, think: float | Non
 def _print_hint(opened: Opened, think: float | None) -> None:
     bot = _make_bot("expert", seed=0, think=think)
     plan = bot.plan(opened.seat.state.view(opened.me))  # type: ignore[union-attr]
-    session.out.print(f"Hint: {' '.join(map(str, plan))}")
+    session.out.print(_("Hint: {moves}").format(moves=" ".join(map(str, plan))))
 
 
 def _bot_turn(opened: Opened, level: str, think: float | None) -> None:
@@ -417,17 +490,25 @@ def _setup_line_editing(opened: Callable[[], Opened]) -> None:
 
 
 def _ask(prompt: str, again: str) -> str:
-    """One line typed at `prompt`; Ctrl-C leaves (status 130) and Ctrl-D leaves like q, each with one line."""
+    """One line typed at `prompt` (NFC); Ctrl-C leaves (status 130) and Ctrl-D leaves like q, each with one line."""
     try:
-        return input(prompt)
+        return unicodedata.normalize("NFC", input(prompt))
     except KeyboardInterrupt:
-        session.err.print(f"\nspite: interrupted, nothing written; {again}", markup=False, soft_wrap=True)
+        # TRANSLATORS: {again} says how to go on later, like "play the file again when you are ready."
+        said = _("interrupted, nothing written; {again}").format(again=again)
+        session.err.print(f"\nspite: {said}", markup=False, soft_wrap=True)
         raise typer.Exit(130) from None
     except EOFError:
         if not sys.stdin.isatty():
-            raise SpiteError("no more input: nothing was written") from None
-        session.out.print(f"\nNothing written; {again}", markup=False, soft_wrap=True)
+            raise SpiteError(_("no more input: nothing was written")) from None
+        session.out.print("\n" + _nothing_written(again), markup=False, soft_wrap=True)
         raise typer.Exit(0) from None
+
+
+def _nothing_written(again: str) -> str:
+    """What leaving the prompt says: nothing written, and how to go on later (`again`)."""
+    # TRANSLATORS: {again} says how to go on later, like "play the file again when you are ready."
+    return _("Nothing written; {again}").format(again=again)
 
 
 def _forget_last_line() -> None:
@@ -447,19 +528,28 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
     _setup_line_editing(lambda: current[0])
     if not session.introduced:
         session.introduced = True
-        session.out.print(
+        said = _(
+            # TRANSLATORS: the words in [bold] are what the player types: {undo}, {help} and {quit} are the prompt's words
+            # in the player's language (prompt word: undo, help, quit); keep the moves, '?' and the [bold] markup as they are
             "Type a move like [bold]p-c1[/bold], [bold]7-c2[/bold] or [bold]Q-s2[/bold] (several at once are fine; Tab completes); "
-            "[bold]?[/bold] lists your legal moves, [bold]undo[/bold] takes one back, [bold]help[/bold] says more, "
-            "[bold]q[/bold] leaves without writing.",
-            markup=True,  # spite's own words, no name in them
+            "[bold]?[/bold] lists your legal moves, [bold]{undo}[/bold] takes one back, [bold]{help}[/bold] says more, "
+            "[bold]{quit}[/bold] leaves without writing."
         )
+        words = {
+            name: escape(turn.first_word(meaning)) for name, meaning in (("undo", turn.UNDO), ("help", turn.HELP), ("quit", turn.QUIT))
+        }
+        session.out.print(said.format(**words), markup=True)  # spite's own words, no name in them
     while True:
         opened = current[0]
         seat = opened.seat
         if not seat.my_turn:
             if not confirm:
                 return opened
-            question = f"Your turn {len(_history(opened)) + 1}: {' '.join(map(str, seat.moves))}. Write it? [Enter: yes, u: undo, q: quit] "
+            # TRANSLATORS: the question before a turn is written; {n} is the turn's number, {moves} its moves (like
+            # "7-c2 Q-s2"); u and q are what the player types to take back the last move or to leave (they always work)
+            question = _("Your turn {n}: {moves}. Write it? [Enter: yes, u: undo, q: quit] ").format(
+                n=len(_history(opened)) + 1, moves=" ".join(map(str, seat.moves))
+            )
             answer = turn.confirm_answer(_ask(question, again))
             _forget_last_line()
             if answer is None:
@@ -467,22 +557,27 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
             if answer.write:
                 return opened
             if answer.quit:
-                session.out.print(f"Nothing written; {again}", markup=False, soft_wrap=True)
+                session.out.print(_nothing_written(again), markup=False, soft_wrap=True)
                 raise typer.Exit(0)
-            text = "undo"
+            word: str | None = turn.UNDO
+            text = ""
         else:
-            text = _ask("your move> ", again).strip()
-        word = turn.command(text)
-        if not text:
-            continue
+            # TRANSLATORS: the prompt where the player types their moves; keep the space at the end
+            text = turn.typed(_ask(_("your move> "), again))
+            if not text:
+                continue
+            word = turn.command(text)
+        if word == turn.END:  # 'end' in the player's language: the move of the notation
+            word, text = None, str(END_MOVE)
         if word == turn.QUIT:
-            session.out.print(f"Nothing written; {again}", markup=False, soft_wrap=True)
+            session.out.print(_nothing_written(again), markup=False, soft_wrap=True)
             raise typer.Exit(0)
         if word == turn.MOVES:
             moves = " ".join(map(str, legal_moves(seat.state.view(opened.me))))  # type: ignore[union-attr]
-            session.out.print(f"Legal moves: {moves}", soft_wrap=True)  # one line, however long: the terminal wraps it
+            # one line, however long: the terminal wraps it
+            session.out.print(_("Legal moves: {moves}").format(moves=moves), soft_wrap=True)
         elif word == turn.HELP:
-            session.out.print("\n".join(turn.HELP_LINES), markup=False)
+            session.out.print("\n".join(turn.help_lines()), markup=False)
         elif word == turn.HINT:
             _print_hint(opened, think)
         elif word == turn.BOARD:
@@ -491,15 +586,21 @@ def _interactive(opened: Opened, think: float | None, confirm: bool, reopen: Cal
             try:
                 current[0], move = turn.take_back(opened, reopen)
             except turn.UndoError as e:
-                session.err.print(f"refused: {cut(plain(str(e)), LINE)}")
+                session.err.print(_refused(e))
                 continue
-            session.out.print(f"Took back {move}.")
+            session.out.print(_("Took back {move}.").format(move=move))
             _board(current[0])
         else:
             try:
                 played = turn.play_line(opened, text)
             except (InvalidMoveError, IllegalMoveError) as e:
-                session.err.print(f"refused: {cut(plain(str(e)), LINE)}")
+                session.err.print(_refused(e))
                 played = 1 if seat.moves and seat.my_turn else 0  # moves before the refused one stay played
             if played and seat.my_turn:
                 _board(opened)
+
+
+def _refused(error: Exception) -> str:
+    """The line that says a move (or taking one back) was refused, and why."""
+    # TRANSLATORS: {reason} says why a move typed at the prompt was refused
+    return _("refused: {reason}").format(reason=cut(plain(error_text(error)), LINE))

@@ -19,14 +19,17 @@ from pbm.cli.app import (
     _interactive_terminal,
     _make_bot,
     command,
+    confirm,
     session,
 )
 from pbm.cli.play import _bot_turn, _interactive
 from pbm.cli.shared import _board, _game_over, _result_line, _say_settled, _show_game_over
+from pbm.client import turn
 from pbm.client.answer import answer, new_match, replace_rules, settle_invitations
 from pbm.client.receive import Opened, open_save, record_received, reopen
 from pbm.errors import SpiteError
 from pbm.home import match_lock, spite_home
+from pbm.i18n import N_, _, error_text, ngettext, pgettext
 from pbm.identity import Identity, load_or_create
 from pbm.journal import Journal
 from pbm.shown import plain
@@ -36,34 +39,41 @@ LEVELS = ("easy", "normal", "expert")
 
 def _level(value: str) -> str:
     if value not in LEVELS:
-        raise typer.BadParameter(f"{value!r} is not a level: choose easy, normal or expert")
+        # TRANSLATORS: {value} is what the player gave, in quotes; easy, normal and expert are the levels' names: keep them
+        raise typer.BadParameter(_("{value} is not a level: choose easy, normal or expert").format(value=repr(value)))
     return value
 
 
-PRACTICE_AGAIN = "'spite practice --resume' goes on later."
+# TRANSLATORS: follows "Nothing written;" when the player leaves a practice match
+PRACTICE_AGAIN = N_("'spite practice --resume' goes on later.")
 
 
-@command(epilog="Example: spite practice --level normal --payoff 10 --target 20   (or spite practice --resume 3342e18f)")
+@command(
+    help=_("Play against the computer in this terminal; every turn is a real, verifiable save file."),
+    epilog=_("Example: spite practice --level normal --payoff 10 --target 20   (or spite practice --resume 3342e18f)"),
+)
 @_handled
 def practice(
     level: Annotated[
-        str, typer.Option("--level", metavar="LEVEL", callback=_level, help="How strong the computer plays: easy, normal or expert.")
+        str, typer.Option("--level", metavar="LEVEL", callback=_level, help=_("How strong the computer plays: easy, normal or expert."))
     ] = "expert",
     payoff: PayoffOption = None,
     target: TargetOption = None,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Go on with an unfinished practice match: MATCH, or the latest without it.")
+        bool, typer.Option("--resume", help=_("Go on with an unfinished practice match: MATCH, or the latest without it."))
     ] = False,
     match: Annotated[
         str | None,
-        typer.Argument(metavar="[MATCH]", show_default=False, help="With --resume: the match, its first hex digits as spite games shows."),
+        typer.Argument(
+            metavar="[MATCH]", show_default=False, help=_("With --resume: the match, its first hex digits as spite games shows.")
+        ),
     ] = None,
     think: ThinkOption = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Write each turn without asking to confirm it.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help=_("Write each turn without asking to confirm it."))] = False,
 ) -> None:
-    """Play against the computer in this terminal; every turn is a real, verifiable save file."""
+    """Play against the computer in this terminal."""
     if match is not None and not resume:
-        raise UsageError("MATCH says which practice match --resume goes on with: add --resume")
+        raise UsageError(_("MATCH says which practice match --resume goes on with: add --resume"))
     home = spite_home()
     identity = _identity(home)
     bot_home = home / "practice"
@@ -77,11 +87,15 @@ def practice(
         path = _to_resume(unfinished(journal, bot_journal, identity, computer), (match or "") if resume else None)
         if path is None:
             rules = replace_rules(G4A, payoff, target)
-            _, path = new_match(identity, journal, rules, computer.name, computer.public_text, directory=files)
-            started = f"New practice match against the computer ({level}), first to {rules.target_score}."
-            session.out.print(f"{started} Type q to stop; {PRACTICE_AGAIN}")
+            __, path = new_match(identity, journal, rules, computer.name, computer.public_text, directory=files)
+            # TRANSLATORS: {level} is the computer's level (easy, normal or expert: keep it); {points} the points that win
+            # the match; {quit} the word that leaves the prompt, in the player's language; {again} the sentence that says
+            # how to go on later ("'spite practice --resume' goes on later.")
+            started = _("New practice match against the computer ({level}), first to {points}. Type {quit} to stop; {again}")
+            said = started.format(level=level, points=rules.target_score, quit=turn.first_word(turn.QUIT), again=_(PRACTICE_AGAIN))
+            session.out.print(said)
         else:
-            session.out.print(f"Resuming {path}", soft_wrap=True, markup=False)
+            session.out.print(_("Resuming {file}").format(file=path), soft_wrap=True, markup=False)
         playing = saves.read(path).match
         with match_lock(home, playing), match_lock(bot_home, playing):
             _practise(path, identity, journal, computer, bot_journal, level, think, yes)
@@ -107,22 +121,43 @@ def _to_resume(matches: list[tuple[str, Path]], resume: str | None) -> Path | No
         if not matches:
             return None
         match, path = matches[0]
-        more = f" (and {len(matches) - 1} more: spite games lists them)" if len(matches) > 1 else ""
+        more = len(matches) - 1
         if not _interactive_terminal():
-            session.out.print(f"Your practice match {match[:8]} is unfinished{more}: 'spite practice --resume' goes on with it.")
+            if more:
+                said = ngettext(
+                    "Your practice match {match} is unfinished (and {n} more: spite games lists them): "
+                    "'spite practice --resume' goes on with it.",
+                    "Your practice match {match} is unfinished (and {n} more: spite games lists them): "
+                    "'spite practice --resume' goes on with it.",
+                    more,
+                )
+            else:
+                said = _("Your practice match {match} is unfinished: 'spite practice --resume' goes on with it.")
+            session.out.print(said.format(match=match[:8], n=more))
             return None
-        return path if typer.confirm(f"Go on with your unfinished practice match {match[:8]}{more}?", default=True) else None
+        if more:
+            question = ngettext(
+                "Go on with your unfinished practice match {match} (and {n} more: spite games lists them)?",
+                "Go on with your unfinished practice match {match} (and {n} more: spite games lists them)?",
+                more,
+            )
+        else:
+            question = _("Go on with your unfinished practice match {match}?")
+        return path if confirm(question.format(match=match[:8], n=more), default=True) else None
     if not matches:
-        raise SpiteError("there is no unfinished practice match to resume: start one with 'spite practice'")
+        raise SpiteError(_("there is no unfinished practice match to resume: start one with 'spite practice'"))
     wanted = resume.strip().lower()
     if not wanted:
         return matches[0][1]
     chosen = [path for match, path in matches if match.startswith(wanted)]
     if not chosen:
-        names = ", ".join(match[:8] for match, _ in matches)
-        raise SpiteError(f"no unfinished practice match starts with {plain(resume)}: yours are {names} (spite games lists them)")
+        names = ", ".join(match[:8] for match, __ in matches)
+        # TRANSLATORS: {match} is what the player typed; {matches} the ids of their unfinished practice matches, comma-separated
+        said = _("no unfinished practice match starts with {match}: yours are {matches} (spite games lists them)")
+        raise SpiteError(said.format(match=plain(resume), matches=names))
     if len(chosen) > 1:
-        raise SpiteError(f"{plain(resume)} starts more than one unfinished practice match: give more of its digits")
+        # TRANSLATORS: {match} is what the player typed
+        raise SpiteError(_("{match} starts more than one unfinished practice match: give more of its digits").format(match=plain(resume)))
     return chosen[0]
 
 
@@ -145,10 +180,10 @@ def _practise(
             if opened.can_move:
                 _board(opened)
                 again = functools.partial(reopen, opened)
-                opened = _interactive(opened, think, not yes and _interactive_terminal(), again, PRACTICE_AGAIN)
+                opened = _interactive(opened, think, not yes and _interactive_terminal(), again, _(PRACTICE_AGAIN))
         elif opened.can_move:
             _bot_turn(opened, level, think)
-        _, path = answer(opened)
+        __, path = answer(opened)
         if human_turn:
             _practice_game_over(opened, ended)
 
@@ -161,47 +196,55 @@ def _practice_game_over(opened: Opened, ended: set[int]) -> None:
     _show_game_over(opened)
     if opened.match_over or not _interactive_terminal():
         return
-    session.out.print(f"Press a key to deal game {opened.game + 1}, q to stop ({PRACTICE_AGAIN.rstrip('.')}).", markup=False)
+    # TRANSLATORS: {game} is the number of the next game; q is the key that stops (it is a key, not a word: keep it)
+    said = _("Press a key to deal game {game}, q to stop ('spite practice --resume' goes on later).")
+    session.out.print(said.format(game=opened.game + 1), markup=False)
     key = typer.getchar()
     if key in ("q", "Q", "\x03", "\x04"):
-        session.out.print(f"Nothing more written. {PRACTICE_AGAIN}", markup=False)
+        # TRANSLATORS: {again} is the sentence that says how to go on later ("'spite practice --resume' goes on later.")
+        session.out.print(_("Nothing more written. {again}").format(again=_(PRACTICE_AGAIN)), markup=False)
         raise typer.Exit(0)
 
 
-@command(epilog="Example: spite arena --bots expert,easy --games 200 --jobs 2")
+@command(
+    help=_("Play bot against bot (alternating who starts) and report wins, ties, win rates and think times."),
+    epilog=_("Example: spite arena --bots expert,easy --games 200 --jobs 2"),
+)
 @_handled
 def arena(
     ctx: typer.Context,
     bots: Annotated[
-        str, typer.Option("--bots", metavar="BOT,BOT", help="Two bots, e.g. expert,easy (random, easy, normal, expert, bfs, expert-peek).")
+        str,
+        typer.Option("--bots", metavar="BOT,BOT", help=_("Two bots, e.g. expert,easy (random, easy, normal, expert, bfs, expert-peek).")),
     ] = "expert,easy",
-    games_: Annotated[int, typer.Option("--games", min=1, metavar="N", help="How many games.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the deals and the bots.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, metavar="N", help="Worker processes.")] = 1,
+    games_: Annotated[int, typer.Option("--games", min=1, metavar="N", help=_("How many games."))] = 100,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help=_("Seed of the deals and the bots."))] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, metavar="N", help=_("Worker processes."))] = 1,
     think: Annotated[
-        float | None, typer.Option("--think", min=0.01, metavar="SECONDS", help="Seconds a searching bot may think per plan.")
+        float | None, typer.Option("--think", min=0.01, metavar="SECONDS", help=_("Seconds a searching bot may think per plan."))
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object instead of a table."))] = False,
 ) -> None:
-    """Play bot against bot (alternating who starts) and report wins, ties, win rates and think times."""
+    """Play bot against bot and report wins, ties, win rates and think times."""
     from rich.progress import Progress
 
     from engine.arena import report, run_arena
 
     names = [b.strip() for b in bots.split(",")]
     if len(names) != 2 or not all(names):
-        raise UsageError("--bots takes two bot names separated by a comma, e.g. expert,easy", ctx=ctx)
+        raise UsageError(_("--bots takes two bot names separated by a comma, e.g. expert,easy"), ctx=ctx)
     for name in names:
         try:
             _make_bot(name)  # an unknown name fails here, before any game is played
         except ValueError as e:
-            raise UsageError(f"--bots: {e}", ctx=ctx) from e
+            raise UsageError(f"--bots: {error_text(e)}", ctx=ctx) from e
     if as_json:
         result = run_arena(names[0], names[1], games_, seed=seed, jobs=jobs, think=think)
         session.out.print(json.dumps(report(result)), soft_wrap=True)
         return
     with Progress(console=session.err, transient=True) as progress:
-        task = progress.add_task(f"{names[0]} vs {names[1]}", total=games_)
+        # TRANSLATORS: the progress bar's label while two bots play; {bot} and {other} are the bots' names
+        task = progress.add_task(_("{bot} vs {other}").format(bot=names[0], other=names[1]), total=games_)
         result = run_arena(
             names[0],
             names[1],
@@ -214,7 +257,21 @@ def arena(
     summary = report(result)
     from rich.table import Table
 
-    table = Table("bot", "wins", "win rate (decided)", "95% interval", "think median", "think max")
+    table = Table(
+        # TRANSLATORS: a heading of spite arena's table: the bot's name
+        pgettext("arena table heading", "bot"),
+        # TRANSLATORS: a heading of spite arena's table: how many games the bot won
+        pgettext("arena table heading", "wins"),
+        # TRANSLATORS: a heading of spite arena's table: the share of the games with a winner (not a tie) that the bot won
+        pgettext("arena table heading", "win rate (decided)"),
+        # TRANSLATORS: a heading of spite arena's table: the 95% confidence interval of the win rate
+        # xgettext:no-python-format
+        pgettext("arena table heading", "95% interval"),
+        # TRANSLATORS: a heading of spite arena's table: the median time the bot thought about a turn
+        pgettext("arena table heading", "think median"),
+        # TRANSLATORS: a heading of spite arena's table: the longest time the bot thought about a turn
+        pgettext("arena table heading", "think max"),
+    )
     for name, row in summary["bots"].items():
         lo, hi = row["ci95"]
         table.add_row(
@@ -226,4 +283,12 @@ def arena(
             f"{row['think_max_s'] * 1000:.0f} ms",
         )
     session.out.print(table)
-    session.out.print(f"{summary['games']} games, {summary['ties']} ties, {summary['mean_turns']:.1f} turns a game on average")
+    games, ties = summary["games"], summary["ties"]
+    # TRANSLATORS: the line under spite arena's table; {games} is "100 games", {ties} "3 ties", and {turns} a number with one
+    # decimal, the turns a game lasted on average
+    said = _("{games}, {ties}, {turns} turns a game on average").format(
+        games=ngettext("{n} game", "{n} games", games).format(n=games),
+        ties=ngettext("{n} tie", "{n} ties", ties).format(n=ties),
+        turns=f"{summary['mean_turns']:.1f}",
+    )
+    session.out.print(said)

@@ -1,10 +1,12 @@
 """What several groups of commands read and show: what the player gives, the board, a received file's notes, the standings."""
 
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.measure import Measurement
 from rich.table import Column, Table
 from rich.text import Text
@@ -16,6 +18,7 @@ from pbm.client.answer import Settled
 from pbm.client.receive import FirstContact, Given, NotCarried, NotRecorded, Opened, Resumed, decode
 from pbm.errors import SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
+from pbm.i18n import _, error_text, ngettext, npgettext, os_reason, pgettext
 from pbm.saves import Player, SaveFile
 from pbm.shown import plain
 from pbm.transport import clipboard, code
@@ -32,18 +35,24 @@ def _say_settled(settled: list[Settled], aside: bool = False) -> None:
     console = session.err if aside else session.out
     for one in settled:
         if one.kept:
-            line = f"Match {one.match[:8]}: its invitation was written to {plain(str(one.path))} just before spite was stopped."
+            # TRANSLATORS: {match} is a match's id (8 hex digits), {file} the invitation's file
+            line = _("Match {match}: its invitation was written to {file} just before spite was stopped.").format(
+                match=one.match[:8], file=plain(str(one.path))
+            )
         else:
-            line = f"Forgot match {one.match[:8]}: spite was stopped before its invitation was written, so nobody can have it."
+            # TRANSLATORS: {match} is a match's id (8 hex digits)
+            line = _("Forgot match {match}: spite was stopped before its invitation was written, so nobody can have it.").format(
+                match=one.match[:8]
+            )
         console.print(line, soft_wrap=True)
 
 
 def _given(file: Path | None, paste: bool) -> Given:
     """What the player gives, decoded: a save or a turn code, and where an answer goes (beside the file, else this folder)."""
     if file is None and not paste:
-        raise UsageError("Missing argument 'FILE'.")  # the same words as any other command's missing argument
+        raise UsageError(_("Missing argument {name}.").format(name="'FILE'"))  # the same words as any other command's missing argument
     if file is not None and paste:
-        raise UsageError("give a FILE (- for standard input) or --paste, not both")
+        raise UsageError(_("give a FILE (- for standard input) or --paste, not both"))
     if paste:
         return decode(clipboard.paste().encode("utf-8"), Path.cwd())
     assert file is not None
@@ -52,7 +61,8 @@ def _given(file: Path | None, paste: bool) -> Given:
     try:
         data = read_head(file, code.MAX_INPUT + 1)
     except OSError as e:
-        raise SaveFormatError(f"cannot read {file}: {e.strerror or e}") from e
+        # TRANSLATORS: {error} is why, as the system says it (No such file or directory)
+        raise SaveFormatError(_("cannot read {file}: {error}").format(file=file, error=os_reason(e))) from e
     return decode(data, file)
 
 
@@ -60,7 +70,7 @@ def _pasted() -> bytes:
     """Standard input: all of it; at a terminal, the lines pasted until they hold a whole turn code or save (no Ctrl-D)."""
     if not sys.stdin.isatty():
         return sys.stdin.buffer.read(code.MAX_INPUT + 1)
-    session.err.print("Paste the turn code (or the save): spite reads it once its last END SPITE line is in (Ctrl-D ends early).")
+    session.err.print(_("Paste the turn code (or the save): spite reads it once its last END SPITE line is in (Ctrl-D ends early)."))
     pasted = code.Pasted()
     for line in sys.stdin:  # a terminal keeps reading after this: the prompt for moves comes next
         if pasted.add(line) or pasted.size > code.MAX_INPUT:
@@ -72,20 +82,25 @@ def _say_notes(opened: Opened, keys: bool = True) -> None:
     """What receiving the file found to tell the player, in order; the first contact keys too, unless not `keys`."""
     for note in opened.notes:
         if isinstance(note, NotRecorded):
-            why = f"Note: {note.trouble}: this file could not be recorded in your journal (it is checked all the same)."
-            session.err.print(why, soft_wrap=True)
+            # TRANSLATORS: {trouble} says what is wrong with the spite home (your spite home /x is read-only)
+            why = _("Note: {trouble}: this file could not be recorded in your journal (it is checked all the same).")
+            session.err.print(why.format(trouble=note.trouble), soft_wrap=True)
         elif isinstance(note, NotCarried):
             session.err.print(
-                "Note: this file does not carry your side of the match (it answers a turn code, or would not have fitted in "
-                "a save); your journal has it, so answer this file on this machine."
+                _(
+                    "Note: this file does not carry your side of the match (it answers a turn code, or would not have fitted in "
+                    "a save); your journal has it, so answer this file on this machine."
+                )
             )
         elif isinstance(note, Resumed):
-            more = "" if note.recorded else " It is not recorded here: 'spite play' asks whether it is the newest file of the match."
-            session.err.print(
-                f"Warning: this machine has no record of your side of match {note.match[:8]}; going on from what the file "
-                f"carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust.{more}",
-                markup=False,
-            )
+            said = _(
+                # TRANSLATORS: {match} is a match's id (8 hex digits)
+                "Warning: this machine has no record of your side of match {match}; going on from what the file "
+                "carries for you (sealed with your key). Files before it are not checked here: their chain is taken on trust."
+            ).format(match=note.match[:8])
+            if not note.recorded:
+                said += " " + _("It is not recorded here: 'spite play' asks whether it is the newest file of the match.")
+            session.err.print(said, markup=False)
     if keys:
         _announce_keys([note.player for note in opened.notes if isinstance(note, FirstContact)])
 
@@ -93,13 +108,39 @@ def _say_notes(opened: Opened, keys: bool = True) -> None:
 def _announce_keys(players: list[Player]) -> None:
     """The fingerprint of each key met for the first time, on a line of its own before the name: no name can hide or fake it."""
     for player in players:
-        session.out.print("First contact: a key new to you in this match.")
-        session.out.print(Text.assemble("  fingerprint: ", (player.fingerprint, "bold")))
-        session.out.print(f"  name:        {plain(player.name)}")
+        session.out.print(_("First contact: a key new to you in this match."))
+        rows = [(fingerprint_label(), Text(player.fingerprint, "bold")), (name_label(), Text(plain(player.name)))]
+        for line in labelled(rows, indent="  "):
+            session.out.print(line)
         session.out.print(
-            "  Compare the fingerprint with them by phone or in person; spite will refuse any other key for them in this match.",
+            "  " + _("Compare the fingerprint with them by phone or in person; spite will refuse any other key for them in this match."),
             soft_wrap=True,
         )
+
+
+def fingerprint_label() -> str:
+    """The label before a key's fingerprint, on a line of its own (spite id, a first contact)."""
+    # TRANSLATORS: a label before a key's fingerprint (XXXX-XXXX-XXXX-XXXX), on a line of its own; the values of the
+    # lines below it are lined up after the longest label
+    return pgettext("a label before a value", "fingerprint:")
+
+
+def name_label() -> str:
+    """The label before a player's name, on a line of its own (spite id, a first contact)."""
+    # TRANSLATORS: a label before a player's name, on a line of its own; the values of the lines around it are lined up
+    # after the longest label
+    return pgettext("a label before a value", "name:")
+
+
+def labelled(rows: Sequence[tuple[str, Text | str]], indent: str = "") -> list[Text]:
+    """A line for each label and its value, the values lined up one cell after the widest label (labels are translated)."""
+    width = max((cell_len(label) for label, value in rows), default=0) + 1
+    lines = []
+    for label, value in rows:
+        line = Text(indent + label + " " * (width - cell_len(label)))
+        line.append_text(value if isinstance(value, Text) else Text(value))
+        lines.append(line)
+    return lines
 
 
 def _seating(opened: Opened) -> render.Seating:
@@ -127,18 +168,38 @@ def _game_over(opened: Opened) -> list[str]:
     if state is None or state.outcome is None:
         return []
     names, me, outcome = opened.names, opened.me, state.outcome
+    game, n, other = opened.game, outcome.points, names[1 - me]
     if outcome.winner is None:
-        result = "a tie (the stock ran out), nobody scores"
+        # TRANSLATORS: a line of the banner that ends a game; {game} is its number in the match
+        over = _("Game {game} is over: a tie (the stock ran out), nobody scores.").format(game=game)
+    elif outcome.reason is Reason.RESIGNED and outcome.winner == me:
+        over = ngettext(
+            # TRANSLATORS: a line of the banner that ends a game; {game} is its number, {name} the opponent, {n} the points you score
+            "Game {game} is over: {name} resigned: you win, {n} point.",
+            "Game {game} is over: {name} resigned: you win, {n} points.",
+            n,
+        ).format(game=game, name=other, n=n)
+    elif outcome.reason is Reason.RESIGNED:
+        over = ngettext(
+            # TRANSLATORS: a line of the banner that ends a game; {game} is its number, {name} the opponent, {n} the points they score
+            "Game {game} is over: you resigned: {name} wins, {n} point.",
+            "Game {game} is over: you resigned: {name} wins, {n} points.",
+            n,
+        ).format(game=game, name=other, n=n)
+    elif outcome.winner == me:
+        # TRANSLATORS: a line of the banner that ends a game; {game} is its number, {n} the points you score
+        over = ngettext("Game {game} is over: you win, {n} point.", "Game {game} is over: you win, {n} points.", n).format(game=game, n=n)
     else:
-        who = "you win" if outcome.winner == me else f"{names[outcome.winner]} wins"
-        result = f"{who}, {outcome.points} point{'s' if outcome.points != 1 else ''}"
-        if outcome.reason is Reason.RESIGNED:
-            result = f"{'you' if outcome.winner != me else names[1 - outcome.winner]} resigned: {result}"
+        # TRANSLATORS: a line of the banner that ends a game; {game} is its number, {name} the opponent, {n} the points they score
+        over = ngettext("Game {game} is over: {name} wins, {n} point.", "Game {game} is over: {name} wins, {n} points.", n).format(
+            game=game, name=other, n=n
+        )
     scores = opened.record.scores
-    lines = [
-        f"Game {opened.game} is over: {result}.",
-        f"Score: {names[me]} {scores[me]} – {names[1 - me]} {scores[1 - me]}, first to {opened.save.rules.target_score}.",
-    ]
+    # TRANSLATORS: a line of the banner that ends a game: the match's score, yours first; {target} is the score that wins the match
+    score = _("Score: {me} {my_score} – {them} {their_score}, first to {target}.").format(
+        me=names[me], my_score=scores[me], them=other, their_score=scores[1 - me], target=opened.save.rules.target_score
+    )
+    lines = [over, score]
     match = _result_line(opened)
     return [*lines, match] if match else lines
 
@@ -148,8 +209,18 @@ def _say_resigned(opened: Opened) -> None:
     resign, state = opened.resignation, opened.state
     if opened.mine or resign is None or state is None or state.outcome is None:
         return
-    what = f"the match (and game {resign['game']})" if resign.get("match") else f"game {resign['game']}"
-    session.out.print(f"{opened.names[1 - opened.me]} resigned {what}: you score {state.outcome.points}.", markup=False)
+    name, game, n = opened.names[1 - opened.me], resign["game"], state.outcome.points
+    if resign.get("match"):
+        said = ngettext(
+            # TRANSLATORS: {name} is the opponent, {game} the game's number, {n} the points you score
+            "{name} resigned the match (and game {game}): you score {n}.",
+            "{name} resigned the match (and game {game}): you score {n}.",
+            n,
+        )
+    else:
+        # TRANSLATORS: {name} is the opponent, {game} the game's number, {n} the points you score
+        said = ngettext("{name} resigned game {game}: you score {n}.", "{name} resigned game {game}: you score {n}.", n)
+    session.out.print(said.format(name=name, game=game, n=n), markup=False)
 
 
 def _show_game_over(opened: Opened) -> None:
@@ -167,43 +238,76 @@ def _result_line(opened: Opened) -> str | None:
         return None
     winner = record.winner
     assert winner is not None
-    how = f" ({opened.names[1 - winner]} resigned the match)" if record.conceded is not None else ""
-    return f"The match is over: {opened.names[winner]} wins {record.scores[winner]}–{record.scores[1 - winner]}{how}."
+    values = {"name": opened.names[winner], "other": opened.names[1 - winner], "score": record.scores[winner]}
+    values["other_score"] = record.scores[1 - winner]
+    if record.conceded is not None:
+        # TRANSLATORS: {name} won the match, {score}–{other_score} is the match's score (the winner's first); {other} resigned
+        return _("The match is over: {name} wins {score}–{other_score} ({other} resigned the match).").format(**values)
+    # TRANSLATORS: {name} won the match, {score}–{other_score} is the match's score (the winner's first); {other} is the loser
+    return _("The match is over: {name} wins {score}–{other_score}.").format(**values)
 
 
 def _keys_line(opened: Opened, writing: bool) -> str:
     """Why a file is still owed once the match is over: it hands the other player this one's keys of the last game."""
     other, game = opened.names[1 - opened.me], opened.game
-    why = f"your keys of game {game}, so that {other}'s spite can check every shuffle of that game (the audit)"
     if writing:
-        return f"This last file hands {other} {why}: send it all the same."
-    return f"One more file is owed: play this file to hand {other} {why}."
+        said = _(
+            # TRANSLATORS: {name} is the opponent, {game} the number of the match's last game
+            "This last file hands {name} your keys of game {game}, so that {name}'s spite can check every shuffle of that game "
+            "(the audit): send it all the same."
+        )
+    else:
+        said = _(
+            # TRANSLATORS: {name} is the opponent, {game} the number of the match's last game
+            "One more file is owed: play this file to hand {name} your keys of game {game}, so that {name}'s spite can check "
+            "every shuffle of that game (the audit)."
+        )
+    return said.format(name=other, game=game)
 
 
 def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
     """Say both ways to send `save`: its turn code in a chat (on the clipboard with `copy`), or the file."""
     parts = code.encode(save)
-    if len(parts) > code.MAX_PARTS:
-        nothing = " Nothing was copied." if copy else ""
-        too_long = f"its turn code would take {len(parts)} chat messages"
-        session.out.print(f"Send the file to {other} ({too_long}).{nothing}", soft_wrap=True, markup=False)
+    n = len(parts)
+    if n > code.MAX_PARTS:
+        said = ngettext(
+            # TRANSLATORS: {name} is the opponent (or "your opponent"), {n} how many chat messages the turn code would take
+            "Send the file to {name} (its turn code would take {n} chat message).",
+            "Send the file to {name} (its turn code would take {n} chat messages).",
+            n,
+        ).format(name=other, n=n)
+        if copy:
+            said += " " + _("Nothing was copied.")
+        session.out.print(said, soft_wrap=True, markup=False)
         return
-    messages = "one message" if len(parts) == 1 else f"{len(parts)} messages"
     if copy:
         try:
             clipboard.copy(parts[0])
         except SpiteError as e:
-            session.err.print(f"spite: could not copy the turn code: {e}", markup=False, soft_wrap=True)
+            # TRANSLATORS: {error} says why (there is no clipboard here: ...)
+            said = _("could not copy the turn code: {error}").format(error=error_text(e))
+            session.err.print(f"spite: {said}", markup=False, soft_wrap=True)
         else:
-            more = f" (part 1 of {len(parts)}; spite code {path.name} --part 2 --copy for the next)" if len(parts) > 1 else ""
-            copied = f"Its turn code is on your clipboard{more}: paste it into your chat with {other}."
-            session.out.print(copied, soft_wrap=True, markup=False)
+            if n > 1:
+                copied = _(
+                    # TRANSLATORS: {n} is how many parts (chat messages) the turn code has, {file} the save file's name, {name}
+                    # the opponent (or "your opponent")
+                    "Its turn code is on your clipboard (part 1 of {n}; spite code {file} --part 2 --copy for the next): "
+                    "paste it into your chat with {name}."
+                )
+            else:
+                # TRANSLATORS: {name} is the opponent (or "your opponent")
+                copied = _("Its turn code is on your clipboard: paste it into your chat with {name}.")
+            session.out.print(copied.format(n=n, file=path.name, name=other), soft_wrap=True, markup=False)
             return
-    session.out.print(
-        f"Send it to {other}: paste its turn code into your chat ({messages}; spite code {path.name} prints it), or attach the file.",
-        soft_wrap=True,
-        markup=False,
+    said = ngettext(
+        # TRANSLATORS: {name} is the opponent (or "your opponent"), {n} how many chat messages the turn code takes, {file} the
+        # save file's name
+        "Send it to {name}: paste its turn code into your chat (one message; spite code {file} prints it), or attach the file.",
+        "Send it to {name}: paste its turn code into your chat ({n} messages; spite code {file} prints it), or attach the file.",
+        n,
     )
+    session.out.print(said.format(name=other, n=n, file=path.name), soft_wrap=True, markup=False)
 
 
 def _ago(stamp: str) -> str:
@@ -213,10 +317,20 @@ def _ago(stamp: str) -> str:
     except ValueError:
         return stamp
     seconds = max(0, int((datetime.now(UTC) - then).total_seconds()))
-    for size, unit in ((86400, "d"), (3600, "h"), (60, "min")):
-        if seconds >= size:
-            return f"{seconds // size} {unit} ago"
-    return "just now"
+    if seconds >= 86400:
+        days = seconds // 86400
+        # TRANSLATORS: how long ago, in a column of spite games and in "(last mailed 3 d ago)": keep it short (d: days)
+        return npgettext("how long ago", "{n} d ago", "{n} d ago", days).format(n=days)
+    if seconds >= 3600:
+        hours = seconds // 3600
+        # TRANSLATORS: how long ago, in a column of spite games and in "(last mailed 3 h ago)": keep it short (h: hours)
+        return npgettext("how long ago", "{n} h ago", "{n} h ago", hours).format(n=hours)
+    if seconds >= 60:
+        minutes = seconds // 60
+        # TRANSLATORS: how long ago, in a column of spite games and in "(last mailed 5 min ago)": keep it short (min: minutes)
+        return npgettext("how long ago", "{n} min ago", "{n} min ago", minutes).format(n=minutes)
+    # TRANSLATORS: how long ago, in a column of spite games and in "(last mailed just now)": keep it short
+    return pgettext("how long ago", "just now")
 
 
 def print_standings(rows: "list[Standing]", playing: bool = False, hidden: int = 0) -> None:
@@ -229,10 +343,10 @@ def print_standings(rows: "list[Standing]", playing: bool = False, hidden: int =
 
     if not rows:
         if hidden:
-            session.out.print("No match in play.")
+            session.out.print(_("No match in play."))
             session.out.print(_hidden_line(hidden))
         else:
-            session.out.print("No matches yet. Start one with 'spite new' or 'spite practice'.")
+            session.out.print(_("No matches yet. Start one with 'spite new' or 'spite practice'."))
         return
     table = _standings_table(rows, wide=True)
     wide = Measurement.get(session.out, session.out.options.update_width(10_000), table).maximum <= session.out.width
@@ -241,44 +355,52 @@ def print_standings(rows: "list[Standing]", playing: bool = False, hidden: int =
     session.out.print(table)
     if not wide:
         for r in rows:
-            more = [f"key {r.fingerprint}" if r.fingerprint else "", plain(r.address), plain(Path(r.file).name) if r.file else ""]
+            # TRANSLATORS: under the table of spite games, before a key's fingerprint (XXXX-XXXX-XXXX-XXXX)
+            key = pgettext("spite games: a label before a key's fingerprint", "key {fingerprint}").format(fingerprint=r.fingerprint)
+            more = [key if r.fingerprint else "", plain(r.address), plain(Path(r.file).name) if r.file else ""]
             session.out.print(f"{r.match[:8]}  {'  '.join(m for m in more if m)}", markup=False)
     waiting = [r for r in rows if r.next is Next.YOU and not is_practice(r)]
     if waiting and not playing:
-        session.out.print(f"Your move: spite play {plain(waiting[0].file)}   (or spite inbox --play)", soft_wrap=True, markup=False)
+        said = _("Your move: spite play {file}   (or spite inbox --play)").format(file=plain(waiting[0].file))
+        session.out.print(said, soft_wrap=True, markup=False)
     for r in rows:
         if r.next is not Next.OVER and is_practice(r):
-            session.out.print(f"Practice match {r.match[:8]} goes on with: spite practice --resume {r.match[:8]}", markup=False)
+            # TRANSLATORS: {match} is a match's id (8 hex digits)
+            said = _("Practice match {match} goes on with: spite practice --resume {match}").format(match=r.match[:8])
+            session.out.print(said, markup=False)
     for r in rows:
         if r.resigned:
-            session.out.print(f"Match {r.match[:8]}: {'; '.join(r.resigned)}.", markup=False)
+            # TRANSLATORS: {match} is a match's id (8 hex digits); {resigned} what was resigned in it, separated by "; " (you
+            # resigned game 2; Bob resigned game 3)
+            said = _("Match {match}: {resigned}.").format(match=r.match[:8], resigned="; ".join(r.resigned))
+            session.out.print(said, markup=False)
     for r in rows:
         if r.joined > 1:
-            session.out.print(
-                f"Match {r.match[:8]} was taken up on this machine at file {r.joined}: the files before it were not checked here.",
-                markup=False,
-            )
+            # TRANSLATORS: {match} is a match's id (8 hex digits), {n} the number of the first file of it this machine saw
+            said = _("Match {match} was taken up on this machine at file {n}: the files before it were not checked here.")
+            session.out.print(said.format(match=r.match[:8], n=r.joined), markup=False)
     for r in rows:
         if r.unsent:
-            session.out.print(  # wrapped at spaces, the file named as in the table: no word cut at 80 columns
-                f"Not mailed: your file {plain(Path(r.file).name)} of match {r.match[:8]} never went to {plain(r.address)}: "
-                f"spite resend {r.match[:8]}",
-                markup=False,
-            )
+            # TRANSLATORS: {file} is a save file's name, {match} a match's id (8 hex digits), {address} a mail address
+            said = _("Not mailed: your file {file} of match {match} never went to {address}: spite resend {match}")
+            # wrapped at spaces, the file named as in the table: no word cut at 80 columns
+            session.out.print(said.format(file=plain(Path(r.file).name), match=r.match[:8], address=plain(r.address)), markup=False)
     for r in rows:
         if r.next is Next.THEM and r.address and not r.unsent:
-            session.out.print(
-                f"Waiting for {plain(r.opponent)} in {r.match[:8]}: if your file was lost, spite resend {r.match[:8]}", markup=False
-            )
+            # TRANSLATORS: {name} is the opponent, {match} a match's id (8 hex digits)
+            said = _("Waiting for {name} in {match}: if your file was lost, spite resend {match}")
+            session.out.print(said.format(name=plain(r.opponent), match=r.match[:8]), markup=False)
     if hidden:
         session.out.print(_hidden_line(hidden))
 
 
 def _hidden_line(hidden: int) -> str:
     """The line that says how many finished matches `spite games` left out, and how to list them."""
-    if hidden == 1:
-        return "1 finished match is not listed: spite games --all lists it, spite stats counts it."
-    return f"{hidden} finished matches are not listed: spite games --all lists them, spite stats counts them."
+    return ngettext(
+        "{n} finished match is not listed: spite games --all lists it, spite stats counts it.",
+        "{n} finished matches are not listed: spite games --all lists them, spite stats counts them.",
+        hidden,
+    ).format(n=hidden)
 
 
 def is_practice(r: "Standing") -> bool:
@@ -295,13 +417,38 @@ def _standings_table(rows: "list[Standing]", wide: bool) -> Table:
     """The table of `print_standings`: match, opponent, score, next, since, and when `wide` the fingerprint, address and file."""
     from pbm.inbox import Next
 
-    table = Table(Column("match", no_wrap=True), Column("opponent", overflow="fold"), "score", "next", "since")
+    table = Table(
+        # TRANSLATORS: the heading of the column of spite games (and inbox) that gives the match's id: short, a word if you can
+        Column(pgettext("spite games: a column's heading", "match"), no_wrap=True),
+        # TRANSLATORS: the heading of the column of spite games (and inbox) that names the opponent: short, a word if you can
+        Column(pgettext("spite games: a column's heading", "opponent"), overflow="fold"),
+        # TRANSLATORS: the heading of the column of spite games (and inbox) that gives the match's score: a word if you can
+        pgettext("spite games: a column's heading", "score"),
+        # TRANSLATORS: the heading of the column of spite games (and inbox) that says who writes the next file of a match
+        pgettext("spite games: a column's heading", "next"),
+        # TRANSLATORS: the heading of the column of spite games (and inbox) that says how long ago the latest file came or went
+        pgettext("spite games: a column's heading", "since"),
+    )
     if wide:
-        for column in ("fingerprint", "address", "file"):
+        headings = (
+            # TRANSLATORS: the heading of the column of spite games (and inbox) that gives the opponent's key fingerprint
+            pgettext("spite games: a column's heading", "fingerprint"),
+            # TRANSLATORS: the heading of the column of spite games (and inbox) that gives the opponent's mail address
+            pgettext("spite games: a column's heading", "address"),
+            # TRANSLATORS: the heading of the column of spite games (and inbox) that names the file to play or the last file
+            pgettext("spite games: a column's heading", "file"),
+        )
+        for column in headings:
             table.add_column(column, no_wrap=True)
+    # TRANSLATORS: in the column "next" of spite games: a file that came by mail waits for you to play it
+    new = pgettext("spite games: who writes the next file", "play it (new)")
+    # TRANSLATORS: in the column "next" of spite games: you write the next file of the match
+    you = pgettext("spite games: who writes the next file", "you")
+    # TRANSLATORS: in the column "next" of spite games: the match is over, nobody writes a file
+    over = pgettext("spite games: who writes the next file", "over")
     for r in rows:
         them = plain(r.opponent)
-        nxt = "play it (new)" if r.new else them if r.next is Next.THEM else r.next.value
+        nxt = new if r.new else them if r.next is Next.THEM else you if r.next is Next.YOU else over
         score = f"{r.score[0]}–{r.score[1]}" if r.score else ""
         cells: list[Text | str] = [Text(them), score, Text(nxt), _ago(r.since)]
         if wide:  # the file's name: the whole path is in the line below the table, and in --json
@@ -316,8 +463,12 @@ def _mail_named(data: bytes) -> str:
     from email.policy import default
 
     headers = BytesHeaderParser(policy=default).parsebytes(data)
-    sender, subject = (plain(str(headers.get(name, "")).strip()) or "nobody named" for name in ("From", "Subject"))
-    return f"the mail from {sender}, '{subject}'"
+    # TRANSLATORS: in place of a mail's sender or subject that is missing or empty
+    nobody = pgettext("a mail's empty sender or subject", "nobody named")
+    sender, subject = (plain(str(headers.get(name, "")).strip()) or nobody for name in ("From", "Subject"))
+    # TRANSLATORS: a mail, as a refusal names it ("a turn of match 3342e18f (save 4) in the mail from X, 'Subject'"); {sender}
+    # is its From, {subject} its Subject
+    return _("the mail from {sender}, '{subject}'").format(sender=sender, subject=subject)
 
 
 def _standing_json(r: "Standing") -> dict[str, Any]:

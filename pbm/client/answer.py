@@ -30,6 +30,7 @@ from pbm.client.receive import (
 from pbm.client.side import history_digest
 from pbm.errors import BusyError, SpiteError, TooLargeError, WriteError
 from pbm.home import fault_point, match_lock, read_head, remove_stale, write_new
+from pbm.i18n import _, error_text, os_reason
 from pbm.identity import Identity
 from pbm.journal import Journal
 from pbm.protocol import dealsteps
@@ -90,14 +91,14 @@ def _written(opened: Opened, message: dict[str, Any], played: list[Any], out: Pa
     signed, data, side = _made(draft, seat, identity, opened.sides[1 - me])
     path = out if out is not None else saves.fresh_path(signed, opened.path)
     if path.exists() or path.resolve() == opened.path.resolve():
-        raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
+        raise _exists(path)
     if not opened.recorded:
         journal.record(save, opened.file)
     # the answer is recorded before it is on disk: from here on, this is the answer, and a retry writes these bytes again
     journal.record_own(signed, data, path, _kept_text(side, signed.secrets[me], signed.history))
     journal.remember_proofs((), dealsteps.newly_made_decks())  # a next game's first shuffle, made for this answer
     fault_point("answer-recorded")
-    return signed, _put(journal, signed, data, path, "your answer is recorded: run the same command again to write it")
+    return signed, _put(journal, signed, data, path, _("your answer is recorded: run the same command again to write it"))
 
 
 @frozen_value(slots=False)
@@ -196,8 +197,14 @@ def _put(journal: Journal, save: SaveFile, data: bytes, path: Path, after: str) 
             write_new(path, data, save.match)
             journal.moved(save.hash, path)
     except OSError as e:
-        raise WriteError(f"cannot write {path}: {e.strerror or e}; {after}") from e
+        # TRANSLATORS: {error} is the system's reason (in the system's words); {after} says what the player may do now
+        raise WriteError(_("cannot write {file}: {error}; {after}").format(file=path, error=os_reason(e), after=after)) from e
     return path
+
+
+def _exists(path: Path) -> SpiteError:
+    """The refusal to write over a file that exists."""
+    return SpiteError(_("{file} exists already; spite never overwrites a file: choose another name with -o").format(file=path))
 
 
 @frozen_value(slots=False)
@@ -229,9 +236,9 @@ def recorded_answer(given: Given, identity: Identity, journal: Journal, out: Pat
         return Answered(received, answer, path, rewritten=False)
     if path.exists():
         if out is not None:
-            raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
+            raise _exists(path)
         path = saves.fresh_path(answer, path)
-    path = _put(journal, answer, data, path, "run the same command again to write it")
+    path = _put(journal, answer, data, path, _("run the same command again to write it"))
     journal.moved(answer.hash, path)
     return Answered(received, answer, path, rewritten=True)
 
@@ -271,7 +278,7 @@ def new_match(
     signed, data, side = _made(draft, seat, identity, None)
     path = out if out is not None else (directory or Path.cwd()) / saves.default_name(signed)
     if path.exists():
-        raise SpiteError(f"{path} exists already; spite never overwrites a file: choose another name with -o")
+        raise _exists(path)
     kept = _kept_text(side, signed.secrets[0], signed.history)
     journal.record_own(signed, data, path, kept, unwritten=True)  # first: a full or read-only home is refused, left as it was
     fault_point("invitation-recorded")
@@ -279,7 +286,7 @@ def new_match(
         if not journal.knows(match_hex):  # a settle_invitations took it for a killed spite's in the instant before the lock
             journal.record_own(signed, data, path, kept, unwritten=True)
         try:
-            path = _put(journal, signed, data, path, "nothing was kept: the match was not started")
+            path = _put(journal, signed, data, path, _("nothing was kept: the match was not started"))
         except SpiteError:
             journal.forget(signed)  # nobody can have seen an invitation that was never written
             raise
@@ -335,4 +342,5 @@ def replace_rules(rules: Ruleset, payoff: int | None, target: int | None) -> Rul
     try:
         return dataclasses.replace(rules, name="custom", **changes)  # type: ignore[arg-type]
     except ValueError as e:  # numbers each fine, together impossible: more cards dealt than the decks hold
-        raise SpiteError(f"no match with those rules: {e}") from e
+        # TRANSLATORS: {error} says which numbers do not go together (a pay-off pile too large for the decks)
+        raise SpiteError(_("no match with those rules: {error}").format(error=error_text(e))) from e

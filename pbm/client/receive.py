@@ -32,6 +32,7 @@ from pbm.errors import (
     SpiteError,
     TableMismatchError,
 )
+from pbm.i18n import _, error_text, ngettext
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status
 from pbm.protocol import dealsteps, shuffle
@@ -43,7 +44,7 @@ from pbm.table import table_data
 from pbm.transport import code
 from pbm.transport.code import TurnCode
 
-DEFAULT_OPPONENT = "Opponent"
+DEFAULT_OPPONENT = "Opponent"  # the name an invitation gives a seat nobody was named for: a save's content, never translated
 
 
 @frozen_value(slots=False)
@@ -266,10 +267,9 @@ def _explain_answered(save: SaveFile, identity: Identity, journal: Journal, erro
     if pinned is None or latest is None or pinned[1].key != identity.public_text:
         return
     inviter = plain(save.players[0].name)
-    raise NotYourTurnError(
-        f"you already answered this invitation (your answer is {latest.path}, game {latest.game}, turn {latest.turn}): "
-        f"play the file {inviter} sends back"
-    ) from error
+    # TRANSLATORS: {file} is the player's answer; {name} is who invited them
+    said = _("you already answered this invitation (your answer is {file}, game {game}, turn {turn}): play the file {name} sends back")
+    raise NotYourTurnError(said.format(file=latest.path, game=latest.game, turn=latest.turn, name=inviter)) from error
 
 
 def reopen(opened: Opened) -> Opened:
@@ -303,11 +303,13 @@ def completed(code: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
         if not isinstance(side, dict):
             players = turn.get("players")
             if isinstance(players, list) and len(players) == 2 and all(isinstance(p, dict) for p in players):
-                _seat(tuple(Player(str(p.get("name")), str(p.get("key"))) for p in players), code.seq, identity, "turn code")
-            raise NoRecordError(
-                f"this turn code (save {code.seq} of match {code.match[:8]}) answers a file this machine has no record of: "
+                _seat(tuple(Player(str(p.get("name")), str(p.get("key"))) for p in players), code.seq, identity, partial=True)
+            said = _(
+                # TRANSLATORS: {seq} numbers the files of a match (saves), 1 for the invitation
+                "this turn code (save {seq} of match {match}) answers a file this machine has no record of: "
                 "play it where you wrote your last file, or ask for the file instead of the code"
             )
+            raise NoRecordError(said.format(seq=code.seq, match=code.match[:8]))
         turn.setdefault("rules", side["rules"])
         turn.setdefault("players", [{"name": name, "key": key} for name, key in side["players"]])
     return saves.from_turn(turn)
@@ -337,7 +339,7 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
     kept = _kept(journal, save, me, seq, identity) if seq >= 1 else None
     resumed = seq >= 1 and kept is None
     if resumed and save.partial:
-        raise NoRecordError("this machine has no record of your side of the match, which a turn code does not carry: ask for the file")
+        raise NoRecordError(_("this machine has no record of your side of the match, which a turn code does not carry: ask for the file"))
     # with the journal, the carry is unpacked last: a changed message then fails on its own checks, not on the carry's
     sides = (None, None) if save.partial else carry.unpack_sides(save) if resumed or save.signer == me else None
     if resumed:
@@ -351,7 +353,7 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
         return Opened(save, path, me, kept.seat, check, mine=True, sides=sides, resumed=resumed, **_context(identity, journal, source))
     message = save.protocol.get("message")
     if not isinstance(message, dict):
-        raise TableMismatchError("the file has no protocol message to take in")
+        raise TableMismatchError(_("the file has no protocol message to take in"))
     if kept is None:  # the invitation: this player joins
         kept = _Kept(Seat(Party(me, match_id_bytes(save), save.rules)), {}, save.rules, save.players, 1, history_digest(()), turns=())
     _check_labels_before(save, kept, me)
@@ -362,7 +364,7 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
     moves = seat.receive(message)  # the protocol reads it into its own typed message, leaving the save's as it is
     if save.partial:  # what the file of this turn would state, as this player computes it
         if kept.turns is None:
-            raise NoRecordError("your journal does not list this game's turns (an older spite kept it): ask for the file")
+            raise NoRecordError(_("your journal does not list this game's turns (an older spite kept it): ask for the file"))
         game = _game_label(message, kept.game)
         history = _turns_after(kept.turns, kept.game, game, save.signer, moves)
         save = dataclasses.replace(save, history=history, state=_table_after(seat, moves))
@@ -380,7 +382,7 @@ def _resigned_after(save: SaveFile) -> dict[str, Any] | None:
     resign = message.get("resign") if isinstance(message, dict) else None
     after = resign.get("after") if isinstance(resign, dict) else None
     if after is not None and not isinstance(after, dict):
-        raise TableMismatchError("the resignation's turn it follows is not a table")
+        raise TableMismatchError(_("the resignation's turn it follows is not a table"))
     return after
 
 
@@ -396,9 +398,11 @@ def _open_resignation(
     try:
         before = saves.from_turn(after)
     except SpiteError as e:
-        raise TableMismatchError(f"the resignation carries a damaged copy of the file it follows ({e})") from e
+        # TRANSLATORS: {error} says what is wrong with the copy
+        said = _("the resignation carries a damaged copy of the file it follows ({error})")
+        raise TableMismatchError(said.format(error=error_text(e))) from e
     if before.hash != save.prev or before.signer != save.signer or before.seq != save.seq - 1 or before.match != save.match:
-        raise TableMismatchError("the resignation does not carry the file it follows")
+        raise TableMismatchError(_("the resignation does not carry the file it follows"))
     first = open_received(before, path, identity, journal, earlier=True)
     if first.check.status is Status.CONTINUES:
         check = Check(Status.CONTINUES, first.check.latest, first.check.pinned)  # the file it follows is new here too
@@ -406,7 +410,7 @@ def _open_resignation(
         check = journal.check(save)  # the latest file here is the one it follows, or this player's answer to it: CROSSING
     kept = _kept(journal, save, me, save.seq - 2, identity)
     if kept is None:
-        raise NoRecordError("this machine has no record of your side of the match: play this file where you wrote your last one")
+        raise NoRecordError(_("this machine has no record of your side of the match: play this file where you wrote your last one"))
     _check_labels_before(save, kept, me)
     seat = first.seat
     message = save.protocol["message"]
@@ -430,18 +434,25 @@ def _context(identity: Identity, journal: Journal, source: SaveFile) -> dict[str
 
 def seat_of(save: SaveFile, identity: Identity) -> int:
     """This player's seat in the match of `save`; raises NotAPlayerError if they have none (and cannot join)."""
-    return _seat(save.players, save.seq, identity, "turn code" if save.partial else "file")
+    return _seat(save.players, save.seq, identity, partial=save.partial)
 
 
-def _seat(players: tuple[Player, ...], seq: int, identity: Identity, what: str) -> int:
+def _seat(players: tuple[Player, ...], seq: int, identity: Identity, partial: bool) -> int:
+    """The seat of `identity` among `players` of save `seq` (a turn code's if `partial`); raises NotAPlayerError if none."""
     mine = identity.public_text
     for seat, player in enumerate(players):
         if player.key == mine:
             return seat
     if seq == 1 and players[1].key == "":
         return 1
-    names = " and ".join(p.name for p in players)
-    raise NotAPlayerError(f"this {what} belongs to a match between {names}; you ({identity.name}, {identity.fingerprint}) are not in it")
+    if partial:
+        # TRANSLATORS: {first} and {second} are the match's players; {name} and {fingerprint} the reader's name and key
+        said = _("this turn code belongs to a match between {first} and {second}; you ({name}, {fingerprint}) are not in it")
+    else:
+        # TRANSLATORS: {first} and {second} are the match's players; {name} and {fingerprint} the reader's name and key
+        said = _("this file belongs to a match between {first} and {second}; you ({name}, {fingerprint}) are not in it")
+    first, second = players[0].name, players[1].name
+    raise NotAPlayerError(said.format(first=first, second=second, name=identity.name, fingerprint=identity.fingerprint))
 
 
 def _game_label(message: dict, previous: int) -> int:
@@ -466,37 +477,48 @@ def _table_after(seat: Seat, moves: list[Move]) -> dict[str, Any]:
 def _check_labels_before(save: SaveFile, kept: _Kept, me: int) -> None:
     """Rules and players are those of the match as this player last wrote them (seat 1 is filled in once, on joining)."""
     if kept.blob and me in save.secrets and save.secrets[me] != kept.blob:  # left out in an answer to a turn code
-        raise TableMismatchError("the file does not carry back your sealed secrets as your last file had them")
+        raise TableMismatchError(_("the file does not carry back your sealed secrets as your last file had them"))
     if save.rules != kept.rules:
-        raise TableMismatchError("the file changes the rules of the match (pay-off size, target score or another number)")
+        raise TableMismatchError(_("the file changes the rules of the match (pay-off size, target score or another number)"))
     for seat in (0, 1):
         was, now = kept.players[seat], save.players[seat]
         joining = seat == 1 and save.seq == 2  # the answer to the invitation fills in what the inviter left open
         if now.key != was.key and not (joining and was.key == ""):
-            raise TableMismatchError(f"the file changes the key of seat {seat} ({was.name})")
+            # TRANSLATORS: {seat} is 0 (the inviter's seat) or 1; {name} the name of the player in it
+            raise TableMismatchError(_("the file changes the key of seat {seat} ({name})").format(seat=seat, name=was.name))
         if now.name != was.name and not (joining and was.name == DEFAULT_OPPONENT):
-            raise TableMismatchError(f"the file changes the name of seat {seat} ({was.name})")
+            # TRANSLATORS: {seat} is 0 (the inviter's seat) or 1; {name} the name of the player in it
+            raise TableMismatchError(_("the file changes the name of seat {seat} ({name})").format(seat=seat, name=was.name))
 
 
 def _check_labels_after(save: SaveFile, kept: _Kept, message: dict, moves: list[Move]) -> None:
     """Game, turn, history and score in the file are those its protocol message leads to."""
     game = _game_label(message, kept.game)
     if save.game != game:
-        raise TableMismatchError(f"the file says game {save.game}, its protocol message belongs to game {game}")
+        raise TableMismatchError(
+            # TRANSLATORS: {said} is the game the file's label says, {game} the game its content belongs to
+            _("the file says game {said}, its protocol message belongs to game {game}").format(said=save.game, game=game)
+        )
     earlier, this = (save.history[:-1], save.history[-1:]) if moves else (save.history, ())
     same_earlier = history_digest(earlier) == kept.history if kept.game == game else not earlier
     if not same_earlier or this != ((TurnRecord(save.signer, " ".join(map(str, moves))),) if moves else ()):
-        raise TableMismatchError("the move list in the file is not this game's moves so far: an earlier turn was changed, or this one")
+        raise TableMismatchError(_("the move list in the file is not this game's moves so far: an earlier turn was changed, or this one"))
     if save.turn != len(save.history):
-        raise TableMismatchError(f"the file says turn {save.turn}; this game has had {len(save.history)} turns")
-    if tuple(save.score) != kept.seat.party.record.scores:
-        raise TableMismatchError(
-            f"the file says the score is {save.score[0]}-{save.score[1]}, the games played give "
-            f"{kept.seat.party.record.scores[0]}-{kept.seat.party.record.scores[1]}"
+        said = ngettext(
+            # TRANSLATORS: {turn} is the turn the file's label says; {n} how many turns the game has had
+            "the file says turn {turn}; this game has had {n} turn",
+            "the file says turn {turn}; this game has had {n} turns",
+            len(save.history),
         )
+        raise TableMismatchError(said.format(turn=save.turn, n=len(save.history)))
+    if tuple(save.score) != kept.seat.party.record.scores:
+        scores = kept.seat.party.record.scores
+        # TRANSLATORS: {said} is the score the file's label says, {score} the one its games give, both like 12-30
+        said = _("the file says the score is {said}, the games played give {score}")
+        raise TableMismatchError(said.format(said=f"{save.score[0]}-{save.score[1]}", score=f"{scores[0]}-{scores[1]}"))
 
 
 def _check_table(save: SaveFile, seat: Seat, moves: list[Move]) -> None:
     """A file with moves states the table they lead to, which must be the recomputed one; a file without moves states none."""
     if dict(save.state) != _table_after(seat, moves):
-        raise TableMismatchError("the table in this file is not the one its moves lead to: it was edited or made wrongly")
+        raise TableMismatchError(_("the table in this file is not the one its moves lead to: it was edited or made wrongly"))

@@ -17,6 +17,7 @@ from engine.rules import Ruleset
 from pbm import carry, saves
 from pbm.carry import Side, Sides, side_digest
 from pbm.errors import CarryError, NoRecordError, SaveFormatError
+from pbm.i18n import _, error_text
 from pbm.identity import Identity
 from pbm.journal import Journal
 from pbm.protocol.dealing import Party
@@ -55,23 +56,30 @@ def _restore(side: Side | None, blob: str | None, identity: Identity, match: byt
     """This player's side after their save `seq`, from its public part and their sealed secrets; refuses any that do not match."""
     if side is None or not blob:
         raise NoRecordError(
-            "this machine has no record of your side of the match, and the file does not carry it: "
-            "continue on the machine (spite home) where you wrote your last file, or copy that spite home here"
+            _(
+                "this machine has no record of your side of the match, and the file does not carry it: "
+                "continue on the machine (spite home) where you wrote your last file, or copy that spite home here"
+            )
         )
     try:
         secrets = json.loads(unseal(blob, identity.private_bytes(), match))
         check(carry.SEALED, secrets, "secrets")
         check(carry.SIDE, side, "side")
     except (ValueError, SaveFormatError) as e:  # sealed with this player's key, so by their client: one of another version
-        raise CarryError(f"your sealed secrets or side in this file are not in a form this spite reads ({e})") from e
+        # TRANSLATORS: {error} says what is wrong with them
+        said = _("your sealed secrets or side in this file are not in a form this spite reads ({error})")
+        raise CarryError(said.format(error=error_text(e))) from e
     if secrets["seq"] != seq:
-        raise CarryError(f"your sealed secrets in this file are those of save {secrets['seq']}, not of your last file (save {seq})")
+        # TRANSLATORS: {sealed} and {seq} number the files of a match (saves), 1 for the invitation
+        said = _("your sealed secrets in this file are those of save {sealed}, not of your last file (save {seq})")
+        raise CarryError(said.format(sealed=secrets["seq"], seq=seq))
     if secrets["side"] != side_digest(side):
-        raise CarryError("your side of the match carried in this file is not the one you sealed with your secrets: it was changed")
+        raise CarryError(_("your side of the match carried in this file is not the one you sealed with your secrets: it was changed"))
     try:
         rules = Ruleset(**side["rules"])
     except ValueError as e:
-        raise CarryError(f"your saved side of the match has impossible rules ({e})") from e
+        # TRANSLATORS: {error} says which numbers of the rules do not go together
+        raise CarryError(_("your saved side of the match has impossible rules ({error})").format(error=error_text(e))) from e
     # sealed: the side is the one the player sealed with their secrets (its digest, checked above), so its points are those
     # their client checked as they came in, and are not checked again (~5 ms a file)
     party = Party.restore(side["party"], json.dumps(secrets["party"]).encode(), rules, sealed=True)
@@ -98,4 +106,4 @@ def _check_carry(sides: Sides, me: int, kept: _Kept) -> None:
     """This player's side as a file carries it, unless left out (a file too big for it), must be the one they kept."""
     carried = sides[me]
     if carried is not None and side_digest(carried) != side_digest(kept.side):
-        raise CarryError("the file does not carry back your side of the match as your last file had it")
+        raise CarryError(_("the file does not carry back your side of the match as your last file had it"))

@@ -237,7 +237,8 @@ def test_every_command_is_listed_with_the_module_that_adds_it_and_a_command_impo
     code = (
         "import sys; import pbm.cli; sys.argv = ['spite', '--ascii', 'games']\n"
         "try:\n    pbm.cli.main()\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith('pbm.cli.') and m not in ('pbm.cli.app', 'pbm.cli.clicktext', 'pbm.cli.shared')))"
+        "own = ('pbm.cli.app', 'pbm.cli.clicktext', 'pbm.cli.shared')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('pbm.cli.') and m not in own))"
     )
     env = {**os.environ, "SPITE_HOME": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import Player, answer, assert_refused, invite, scratch
+from cli_helpers import Player, answer, assert_refused, invite, scratch, spite_process
 
 from engine.cards import Card
 from engine.record import ReplayError, log_from_data, replay
@@ -213,6 +213,27 @@ def test_the_page_is_self_contained_and_embeds_the_record(played: Played) -> Non
     data = json.loads(parser.scripts["record"])
     assert len(frames) == len(data["turns"]) + 1 and frames[-1]["over"] and not frames[0]["over"]
     assert frames[0]["players"][0]["hand"] == data["deal"]["hands"][0]
+
+
+def test_the_page_names_its_language_and_keeps_the_record_as_it_is(played: Played) -> None:
+    from pbm.replay_page import page
+
+    data = _json(played.alice, played.match, "--game", "1")
+    _, english = _page(played)
+    assert '<html lang="en">' in english
+    assert '<html lang="pt-BR">' in page(data, "pt_BR") and '<html lang="fil">' in page(data, "fil")  # BCP 47
+    path = played.root / "game1-vi.html"
+    done = spite_process(
+        played.alice.home, "record", played.match[:8], "--game", "1", "--html", path, SPITE_LANG="vi", PYTHONIOENCODING="utf-8"
+    )
+    assert done.returncode == 0, done.stderr
+    text = path.read_text(encoding="utf-8")
+    assert '<html lang="vi">' in text
+    parser = _Page()
+    parser.feed(text)
+    assert json.loads(parser.scripts["record"]) == data  # the record is never translated
+    labels = json.loads(parser.scripts["labels"])
+    assert len(labels["payoff"]) > max(p["count"] for f in json.loads(parser.scripts["frames"]) for p in f["players"])
 
 
 def _browser() -> Any:

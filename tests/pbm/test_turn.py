@@ -36,7 +36,7 @@ def test_words_and_answers() -> None:
     assert turn.confirm_answer("") == turn.Confirm(write=True) and turn.confirm_answer("Y") == turn.Confirm(write=True)
     assert turn.confirm_answer("u") == turn.Confirm(undo=True) and turn.confirm_answer("q") == turn.Confirm(quit=True)
     assert turn.confirm_answer("maybe") is None
-    assert any("end" in line for line in turn.HELP_LINES)
+    assert any("end" in line for line in turn.help_lines())
 
 
 def test_completions_are_the_legal_moves_and_the_words(alice_to_play: tuple[Opened, object]) -> None:
