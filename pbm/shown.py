@@ -6,15 +6,39 @@ rich markup, kilobytes of text. What spite prints of them is plain and short.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
-SHORT = 40  # characters of an echoed value a message keeps: enough to recognise it
-LINE = 400  # characters of a whole message line (names and paths included)
+from rich.cells import get_character_cell_size
+
+SHORT = 40  # screen cells of an echoed value a message keeps: enough to recognise it
+LINE = 400  # screen cells of a whole message line (names and paths included)
+
+
+def _cells(ch: str) -> int:
+    """The screen cells `ch` takes as `cut` counts them: two for a wide character, none for a combining mark, and one for
+    any other character a terminal would show as nothing (a control or format character: plain() shows it escaped)."""
+    size = get_character_cell_size(ch)
+    return size if size or unicodedata.category(ch) in ("Mn", "Me") else 1
 
 
 def cut(text: str, most: int = SHORT) -> str:
-    """`text` shortened to `most` characters, an ellipsis marking the cut."""
-    return text if len(text) <= most else text[: most - 1] + "…"
+    """`text` shortened to `most` screen cells, an ellipsis marking the cut; a combining mark stays with its letter. However
+    many marks a hostile value piles up, at most 4 x `most` characters are kept."""
+    used = 0
+    for n, ch in enumerate(text):
+        used += _cells(ch)
+        if used > most or n >= 4 * most:
+            break
+    else:
+        return text
+    kept, used = 0, 0
+    for ch in text[: 4 * most - 1]:
+        used += _cells(ch)
+        if used > most - 1:
+            break
+        kept += 1
+    return text[:kept] + "…"
 
 
 def shown(value: Any, most: int = SHORT) -> str:

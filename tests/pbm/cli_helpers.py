@@ -266,7 +266,7 @@ def invite(root: Path, payoff: int = 5, target: int = 10) -> tuple[Player, Playe
 # --- the board and `spite show --json` of the same file ---
 
 HAND_ROW = re.compile(r"^hand {2,}(.*?)$", re.M)  # the caption of the player's own hand (the opponent's says "hand 5")
-CARD_FACE = re.compile(r"│([^│\s]+) *│")
+CARD_FACE = re.compile(r"│([^│\s░]+) *│")  # not the stock's back (░░░), which may be beside the hand
 
 
 def hand_rows(board: str) -> list[list[str]]:

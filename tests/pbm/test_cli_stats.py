@@ -15,6 +15,8 @@ import pytest
 from cli_helpers import THINK, Player, files, invite, make_player, new_file, scratch, spite_process
 
 from pbm import saves
+from pbm.stats import MatchSummary, Result
+from pbm.stats import tally as tallied
 
 NAME = re.compile(r"spite-([0-9a-f]{8})-g(\d+)-t(\d+)")
 
@@ -244,3 +246,41 @@ def test_a_match_over_stays_listed_while_its_last_file_is_owed(played: Played, t
     assert hidden == (1 if winner is played.ann else 0)  # Ann's finished practice match, not this one
     assert json.loads(before.ok("stats", "--json").stdout)["opponents"][0]["matches"]["won"] == 1
     assert played.mail_done[:8] not in winner.ok("games").stdout  # with the keys recorded it is finished
+
+
+def _summary(match: str, opponent: str, practice: bool = False) -> MatchSummary:
+    when = "2026-12-05T10:00:00+00:00"
+    key = "" if practice else f"spite1:{match}"
+    return MatchSummary(match, opponent, key, practice, Result.UNFINISHED, 1, 0, 0, 12, 3, 2, 40, when, when)
+
+
+def test_stats_headings_of_a_longer_language_leave_the_names_their_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Headings a third longer (as the pseudo-language makes them) than 80 columns hold side by side wrap, and fold
+    within their column, rather than squeeze the opponent's column out of the table."""
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from pbm.cli import stats as command
+    from pbm.cli.app import session
+
+    def longer(text: str) -> str:
+        return "⟦" + text + "·" * -(-sum(ch.isalpha() for ch in text) // 3) + "⟧"
+
+    counted = tallied(
+        [_summary("3342e18f" * 8, "Nguyễn Thị Hương"), _summary("a" * 64, "Putu Ayu Kartika Dewi Wulandari"), _summary("b" * 64, "", True)]
+    )
+    out = Console(width=80, record=True, no_color=True, color_system=None, highlight=False, markup=False)
+    monkeypatch.setattr(session, "out", out)
+    command._print_stats(counted)
+    english = out.export_text()
+    rows = english.splitlines()
+    assert re.search(r"\n opponent +matches +won +lost +resigned +resigned +play +games +points *\n", english), english  # as ever
+    assert any(row.strip().startswith("Nguyễn Thị Hương ") for row in rows), english
+    monkeypatch.setattr(command, "pgettext", lambda context, text: longer(text))
+    command._print_stats(counted)
+    text = out.export_text()
+    lines = text.splitlines()
+    assert all(cell_len(line) <= 80 for line in lines), text
+    names = " ".join(line.split("  ")[0].strip() for line in lines if line.strip() and line.lstrip()[0] not in "⟦─")
+    assert "Nguyễn Thị" in names and "Hương" in names and "Putu Ayu" in names, text  # the names keep a column of their own
+    assert "1–0–0" in text and "12–3" in text and "36–9" in text  # every number whole

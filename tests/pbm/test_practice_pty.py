@@ -157,7 +157,7 @@ def test_the_prompt_edits_completes_recalls_takes_back_and_confirms(tmp_path: Pa
     assert f"spite practice --resume {match}" in games.stdout and "spite play" not in games.stdout, games.stdout
 
     resumed = spawn(home, "--resume")
-    resumed.expect(r"Resuming (\S+\.toml)")
+    resumed.expect(r"Resuming\s+(\S+\.toml)")
     assert Path(resumed.match.group(1)) == files[-1]
     resumed.expect_exact(PROMPT)
     resumed.send(CTRL_C)
@@ -211,7 +211,7 @@ def test_practice_at_a_terminal_asks_to_go_on_with_an_unfinished_match(tmp_path:
     again = spawn(home, "--level", "easy")
     again.expect_exact(f"Go on with your unfinished practice match {match}? [Y/n]")
     again.sendline("")
-    again.expect(r"Resuming (\S+\.toml)")
+    again.expect(r"Resuming\s+(\S+\.toml)")
     assert Path(again.match.group(1)).name.startswith(f"spite-{match}")
     again.expect_exact(PROMPT)
     again.sendline("q")

@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
+import unicodedata
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console
 
 from engine.cards import Card
@@ -14,7 +16,8 @@ from engine.dealer import LocalDealer
 from engine.game import new_game
 from engine.rules import G4A
 from engine.state import GameState, Outcome, PlayerState, PlayerView, Pool, Reason
-from pbm.render import Look, Seating, banner, board, card_text, stack_box
+from pbm import render as rendering
+from pbm.render import Look, Seating, banner, board, card_text, log_lines, stack_box
 
 SEATING = Seating(("Alice", "Bob"), (12, 30), 50, "172a108860bc830e", 2, ("AAAA-AAAA-AAAA-AAAA", "BBBB-BBBB-BBBB-BBBB"))
 HISTORY = ((0, "Q-s1"), (1, "Q-s2"), (0, "K-c1 7-s1"), (1, "p-c1 7-c2 Q-s2"))
@@ -211,3 +214,141 @@ def test_an_empty_stack_and_a_single_card() -> None:
 def test_banner_boxes_its_lines() -> None:
     text = banner(["Game 1 is over: you win, 7 points.", "Alice 7 – Bob 0, first to 50"]).plain.splitlines()
     assert len(text) == 4 and text[1].startswith("│ Game 1 is over") and len({len(line) for line in text}) == 1
+
+
+# --- long names and longer languages: the layout by screen cells ---
+
+ALICE_LONG = "Putu Ayu Kartika Dewi Wulandari"
+BOB_NFD = "Nguye\u0302\u0303n Thi\u0323 Hu\u031bo\u031b\u0300ng"  # as received from a keyboard that types combining marks
+WIDE = "山田太郎花子"  # six characters, twelve cells
+
+
+def longer(text: str) -> str:
+    """A message as a language a third longer says it, between ⟦ and ⟧ (as the pseudo-language does, unaccented)."""
+    return "⟦" + text + "·" * -(-sum(ch.isalpha() for ch in text) // 3) + "⟧"
+
+
+@pytest.fixture
+def long_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board speaks a language a third longer than English."""
+    monkeypatch.setattr(rendering, "_", longer)
+    monkeypatch.setattr(rendering, "pgettext", lambda context, text: longer(text))
+    monkeypatch.setattr(rendering, "ngettext", lambda one, many, n: longer(one if n == 1 else many))
+    monkeypatch.setattr(rendering, "npgettext", lambda context, one, many, n: longer(one if n == 1 else many))
+
+
+def header_lines(text: str) -> list[str]:
+    return text.split("\n\n")[0].splitlines()
+
+
+def test_a_header_with_long_names_at_80_columns_breaks_only_between_phrases(long_language: None) -> None:
+    seating = dataclasses.replace(SEATING, names=(ALICE_LONG, "Nguyễn Thị Hương"), score=(0, 0), target=10)
+    for seat in (0, 1):
+        top = header_lines(render(mid_game().view(seat), 80, seating=seating))
+        assert 2 <= len(top) <= 4 and all(cell_len(line) <= 80 for line in top), top
+        phrases = [phrase for line in top for phrase in line.split(" · ")]
+        assert all(p.startswith("⟦") and p.endswith("⟧") for p in phrases), top  # every phrase whole, on one line
+        (score,) = (p for p in phrases if "first to 10" in p)
+        assert "Nguyễn Thị Hương" in score and ALICE_LONG not in score and "Putu Ayu Kartika Dewi" in score and "…" in score
+        assert cell_len(score) == 80  # the longer name cut only as far as it must
+
+
+def test_a_header_cuts_names_only_where_a_phrase_has_no_room() -> None:
+    seating = dataclasses.replace(SEATING, names=(ALICE_LONG, BOB_NFD))
+    english = header_lines(render(mid_game().view(0), 80, seating=seating))
+    assert f"{ALICE_LONG} 12 – {BOB_NFD} 30, first to 50" in english  # room for both names whole, marks and all
+    assert "turn 5: your turn · their fingerprint BBBB-BBBB-BBBB-BBBB" in english
+    narrow = header_lines(render(mid_game().view(0), 40, seating=dataclasses.replace(SEATING, names=(ALICE_LONG, WIDE))))
+    assert all(cell_len(line) <= 40 for line in narrow), narrow
+    (score,) = (line for line in narrow if "first to 50" in line)
+    assert score == "Putu Ayu… 12 – 山田太郎… 30, first to 50"  # both names cut to the same room, by cells
+
+
+def test_log_rows_are_padded_by_screen_cells_with_combining_marks_and_wide_characters() -> None:
+    rows = log_lines(HISTORY, (BOB_NFD, WIDE), 10, 40)[1:]
+    assert [row.plain.split()[-1] for row in rows] == ["Q-s1", "Q-s2", "7-s1", "Q-s2"]
+    for row, (_by, moves) in zip(rows, HISTORY, strict=True):
+        before = row.plain[: row.plain.index(moves)]
+        assert cell_len(before) == 3 + 1 + 8 + 1, row.plain  # the moves line up, whatever the names
+    names = [unicodedata.normalize("NFC", row.plain[4 : row.plain.index(moves)]) for row, (_by, moves) in zip(rows, HISTORY, strict=True)]
+    assert names[:2] == ["Nguyễn…  ", "山田太…  "]  # cut to 8 cells with an ellipsis (a wide character never split)
+    seating = dataclasses.replace(SEATING, names=(BOB_NFD, WIDE))
+    lines = render(mid_game().view(0), 130, seating=seating).splitlines()
+    title = next(line for line in lines if "This game" in line)
+    column = cell_len(title[: title.index("This game")])
+    log = [after_cells(line, column) for line in lines[lines.index(title) + 1 : lines.index(title) + 1 + len(HISTORY)]]
+    assert [cell_len(row[: row.index(moves)]) for row, (_by, moves) in zip(log, HISTORY, strict=True)] == [13] * len(HISTORY), log
+
+
+def after_cells(line: str, cells: int) -> str:
+    """What `line` holds after its first `cells` screen cells."""
+    at = 0
+    while at < len(line) and cell_len(line[:at]) < cells:
+        at += 1
+    return line[at:]
+
+
+def test_the_banner_is_as_wide_as_its_lines_in_screen_cells() -> None:
+    lines = [f"Game 1 is over: {BOB_NFD} wins, 7 points.", f"Score: {WIDE} 0 – {BOB_NFD} 7, first to 50."]
+    box = banner(lines).plain.splitlines()
+    assert len(box) == 4 and len({cell_len(line) for line in box}) == 1
+    assert cell_len(box[0]) == max(cell_len(line) for line in lines) + 4 and box[2].endswith(" │")
+    narrow = banner(lines, width=30).plain.splitlines()  # a line too long for the screen goes on in the box, at spaces
+    assert len({cell_len(line) for line in narrow}) == 1 and cell_len(narrow[0]) <= 30 and len(narrow) > 4
+    assert " ".join(line.strip("│ ") for line in narrow[1:-1]) == " ".join(lines)
+
+
+def center_and_hand(text: str) -> tuple[str, str]:
+    """The middle line of the center row (its caption's) and of the hand's."""
+    lines = text.splitlines()
+    center = next(line for line in lines if "Center" in line)
+    hand = next(line for line in lines if re.match(r"\S*hand\S*\s+│", line))
+    return center, hand
+
+
+def test_the_stock_keeps_its_place_on_the_center_row_in_english() -> None:
+    center, hand = center_and_hand(render(mid_game().view(0), 80))
+    assert "│7  │ needs 8  │░░░│ stock 39" in center and "░" not in hand
+
+
+def test_longer_notes_beside_the_center_stacks_keep_the_stock_on_the_row_when_it_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    words = {"needs {rank}": "pede {rank}", "{n} to go": "faltam {n}", "stock {n}": "monte {n}", "+{n} shuffling in": "+{n} embaralhando"}
+    monkeypatch.setattr(rendering, "pgettext", lambda context, text: words.get(text, text))
+    monkeypatch.setattr(rendering, "npgettext", lambda context, one, many, n: words.get(one, one))
+    calm = dataclasses.replace(mid_game(), pools=())  # nothing shuffling in
+    text = render(calm.view(0), 80)
+    center, hand = center_and_hand(text)
+    assert "│3♦ │ pede 4    │   │ pede A     │7  │ pede 8    │░░░│ monte 39" in center, text  # columns as wide as their notes
+    assert "░" not in hand
+    assert "faltam 12  ╰───╯ faltam 5" in text
+    shuffling = render(mid_game().view(0), 80)  # "+12 embaralhando" too: the stacks a cell closer, the stock stays
+    center, hand = center_and_hand(shuffling)
+    assert "│3♦ │ pede 4   │   │ pede A    │7  │ pede 8   │░░░│ monte 39" in center and "░" not in hand, shuffling
+    assert "faltam 9 ╰───╯ faltam 12 ╰───╯ faltam 5 ╰───╯ +12 embaralhando" in shuffling
+
+
+def test_a_longer_language_fits_80x24_with_long_names(long_language: None) -> None:
+    seating = dataclasses.replace(SEATING, names=(ALICE_LONG, BOB_NFD))
+    for state in (mid_game(), crowded()):
+        text = render(state.view(0), 80, seating=seating)
+        lines = text.splitlines()
+        assert len(lines) <= 20 and all(cell_len(line) <= 80 for line in lines), text
+        center, hand = center_and_hand(text)
+        assert "░" not in center and "│░░░│ ⟦stock 39··⟧" in hand  # no room on the center row: beside the hand
+        assert "⟦pay-off 12···⟧ " in text and "⟦pay-off 15···⟧ " in text  # the caption column widened for them
+        assert "Putu Ayu Kartika" in text and "Nguyễn Thị Hư" in unicodedata.normalize("NFC", text)
+    wide = render(mid_game().view(0), 100, seating=seating)
+    center, hand = center_and_hand(wide)
+    assert "│░░░│ ⟦stock 39··⟧" in center and "░" not in hand  # with room the stock is back on the center row
+
+
+def test_a_wider_caption_column_never_costs_a_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    narrow = render(crowded().view(0), 60)
+    original = rendering.pgettext
+    long_caption = {"(you)": "(you, in person)"}  # 16 cells: as wide as the column grows
+    monkeypatch.setattr(rendering, "pgettext", lambda context, text: long_caption.get(text, original(context, text)))
+    wider = render(crowded().view(0), 60)
+    assert len(wider.splitlines()) == len(narrow.splitlines()) and all(cell_len(line) <= 60 for line in wider.splitlines())
+    assert "(you, in …" in wider  # no row had room for it: cut, as before
+    widened = render(dataclasses.replace(mid_game(), pools=()).view(0), 80)
+    assert "(you, in person) │5♣ │" in widened, widened  # the rows have room: the column widens for it
