@@ -9,6 +9,8 @@ pseudo-language that the tests run spite in. Needs GNU gettext's tools (xgettext
     python scripts/catalogues.py check       # what .ci/run checks (below); exit status 1 on any problem
     python scripts/catalogues.py stats       # per language: messages, translated, fuzzy, empty
     python scripts/catalogues.py pseudo DIR  # DIR/qps/LC_MESSAGES/spite.mo: every letter accented, every message longer
+    python scripts/catalogues.py todo --lang vi [--all] [--json F]   # what is empty or fuzzy, as JSON to fill in
+    python scripts/catalogues.py fill --lang vi --json F             # put the translations of F into the catalogue
 
 `check` fails when the template is stale (the code has messages it lacks, or it has messages the code lost), when a
 catalogue lacks a message, has an empty, fuzzy or obsolete one, or is not what its spite.mo holds, when `msgfmt --check`
@@ -39,7 +41,7 @@ from pbm.i18n import DOMAIN, LANGUAGES, LETTERS, LOCALE_DIR  # noqa: E402
 LOCALE = Path(LOCALE_DIR)
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 SOURCES = ("engine", "pbm")
-KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3")
+KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3", "Plural:1,2")  # Plural: engine.text's
 TRANSLATED = tuple(code for code in LANGUAGES if code != "en")
 PLURAL_FORMS = {  # CLDR's rules, as gettext writes them (../shared/LANGUAGES.md)
     "fil": "nplurals=2; plural=(n != 1 && n != 2 && n != 3 && (n % 10 == 4 || n % 10 == 6 || n % 10 == 9));",
@@ -51,6 +53,9 @@ PLURAL_FORMS = {  # CLDR's rules, as gettext writes them (../shared/LANGUAGES.md
 HEADER = (
     'msgid ""\nmsgstr ""\n'
     '"Project-Id-Version: spite\\n"\n'
+    '"PO-Revision-Date: 2026-12-05 00:00+0000\\n"\n'
+    '"Last-Translator: spite\'s developers\\n"\n'
+    '"Language-Team: spite\\n"\n'
     '"Language: {language}\\n"\n'
     '"MIME-Version: 1.0\\n"\n'
     '"Content-Type: text/plain; charset=UTF-8\\n"\n'
@@ -76,7 +81,14 @@ class Entry:
     strs: list[str] = field(default_factory=list)
     flags: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)  # the "#." lines: TRANSLATORS: comments from the code
+    refs: list[str] = field(default_factory=list)  # the "#:" lines: the files that use the message
+    previous: list[str] = field(default_factory=list)  # the "#|" lines: the English a fuzzy entry was translated from
     obsolete: bool = False
+
+    @property
+    def name(self) -> str:
+        """The entry's key in `todo` and `fill`: its context, a U+0004, and its English (as in a compiled catalogue)."""
+        return self.msgid if self.context is None else f"{self.context}\x04{self.msgid}"
 
     @property
     def key(self) -> tuple[str | None, str, str | None]:
@@ -129,6 +141,10 @@ def read_po(path: Path) -> list[Entry]:
                 entry.flags |= {f.strip() for f in line[2:].split(",") if f.strip()}
             elif line.startswith("#."):
                 entry.notes.append(line[2:].strip())
+            elif line.startswith("#:"):
+                entry.refs.append(line[2:].strip())
+            elif line.startswith("#|"):
+                entry.previous.append(line[2:].strip())
             continue
         entry.obsolete = entry.obsolete or obsolete
         if line.startswith('"'):
@@ -260,6 +276,90 @@ def stats() -> None:
         print(f"{code}: {_count(catalogue(code))}")
 
 
+# --- translating: what is left to do, and filling it in ---
+
+
+def todo(code: str, everything: bool = False) -> list[dict[str, object]]:
+    """The messages of `code`'s catalogue that are empty or fuzzy (every one with `everything`), as `fill` takes them back."""
+    out: list[dict[str, object]] = []
+    for e in messages(read_po(catalogue(code))):
+        if not everything and e.strs and all(e.strs) and "fuzzy" not in e.flags:
+            continue
+        item: dict[str, object] = {"key": e.name, "english": e.msgid}
+        if e.plural is not None:
+            item["english_plural"] = e.plural
+        if e.context is not None:
+            item["context"] = e.context
+        if e.notes:
+            item["notes"] = " ".join(e.notes)
+        item["files"] = " ".join(e.refs)
+        if "fuzzy" in e.flags:
+            item["fuzzy, was"] = " ".join(e.previous)
+        item["translation"] = (
+            (e.strs if e.plural is not None else (e.strs[0] if e.strs else ""))
+            if everything or "fuzzy" in e.flags
+            else (
+                [""] * int(re.search(r"nplurals=(\d+)", PLURAL_FORMS[code]).group(1)) if e.plural is not None else ""  # type: ignore[union-attr]
+            )
+        )
+        out.append(item)
+    return out
+
+
+def write_po(path: Path, code: str, entries: list[Entry]) -> None:
+    """`entries` written as a catalogue of `code` (the header as spite writes it)."""
+    lines = [HEADER.format(language=code, plural=PLURAL_FORMS[code])]
+    for e in messages(entries):
+        lines += [f"#. {note}" for note in e.notes]
+        lines += [f"#: {ref}" for ref in e.refs]
+        if e.flags:
+            lines.append("#, " + ", ".join(sorted(e.flags)))
+        lines += [f"#| {prev}" for prev in e.previous]
+        if e.context is not None:
+            lines.append(f"msgctxt {_quote(e.context)}")
+        lines.append(f"msgid {_quote(e.msgid)}")
+        if e.plural is None:
+            lines.append(f"msgstr {_quote(e.strs[0] if e.strs else '')}")
+        else:
+            lines.append(f"msgid_plural {_quote(e.plural)}")
+            lines += [f"msgstr[{i}] {_quote(text)}" for i, text in enumerate(e.strs)]
+        lines.append("")
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def fill(code: str, source: Path) -> None:
+    """Put the translations of a JSON file (a list as `todo` gives, or an object key -> translation) into `code`'s
+    catalogue: each one NFC, its fuzzy flag removed. A key the catalogue lacks is reported, not added."""
+    import json
+
+    data = json.loads(source.read_text(encoding="utf-8"))
+    given = {d["key"]: d["translation"] for d in data} if isinstance(data, list) else dict(data)
+    po = catalogue(code)
+    entries = read_po(po)
+    by_name = {e.name: e for e in messages(entries)}
+    nplurals = int(re.search(r"nplurals=(\d+)", PLURAL_FORMS[code]).group(1))  # type: ignore[union-attr]
+    done = 0
+    for key, text in given.items():
+        e = by_name.get(key)
+        if e is None:
+            print(f"not in the catalogue: {key[:70]!r}")
+            continue
+        forms = [text] if isinstance(text, str) else list(text)
+        if e.plural is not None and len(forms) == 1:
+            forms = forms * nplurals
+        if (e.plural is None and len(forms) != 1) or (e.plural is not None and len(forms) != nplurals):
+            print(f"wrong number of forms ({len(forms)}) for {key[:70]!r}")
+            continue
+        if not all(isinstance(f, str) and f for f in forms):
+            continue
+        e.strs = [unicodedata.normalize("NFC", f) for f in forms]
+        e.flags.discard("fuzzy")
+        e.previous = []
+        done += 1
+    write_po(po, code, entries)
+    print(f"{po.relative_to(ROOT)}: {done} filled; {_count(po)}")
+
+
 # --- what a translation must keep ---
 
 _TOKENS = [
@@ -268,10 +368,11 @@ _TOKENS = [
     re.compile(r"(?<![\w-])(?:[pP]|[sS][1-4]|[cC][1-3]|10|[2-9]|[AJQKT])-(?:[cC][1-3]|[sS][1-4])(?![\w-])"),  # moves: 7-c2, s1-s4
     re.compile(r"(?<![\w-])[sc][1-4](?![\w-])"),  # stacks
     re.compile(
-        r"\bspite (?:id|new|play|resign|show|verify|code|games|record|stats|practice|arena|send|resend|inbox|mail|rules|help|version)\b"
+        r"\bspite (?:id|new|play|resign|show|verify|code|games|record|stats|practice|arena|send|resend|inbox|mail setup|rules|help"
+        r"|version)\b"
     ),  # commands
     re.compile(r"(?<![\w\-/])--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*"),  # options
-    re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"),  # variables: SPITE_HOME, NO_COLOR
+    re.compile(r"(?<![\w-])[A-Z][A-Z0-9]+(?:[-_][A-Z0-9]+)*(?![\w-])"),  # names in capitals: FILE, SPITE_HOME, SMTP, UTF-8
     re.compile(r"\b[\w.-]+\.(?:toml|pem|html|json|txt|md|pot?|mo|sqlite)\b"),  # files
     re.compile(r"(?<![\w-])(?:BEGIN SPITE|END SPITE)(?![\w-])"),  # the turn code's fences
     re.compile(r"\bspite1:"),  # a public key's prefix
@@ -299,7 +400,7 @@ def problems_of(code: str, entries: list[Entry], template: list[Entry]) -> Itera
     header = next((e for e in read_po(catalogue(code)) if not e.msgid), None)
     if header is None or f"Plural-Forms: {PLURAL_FORMS[code]}" not in (header.strs[0] if header.strs else ""):
         yield f"{code}: the header does not pin the plural rule {PLURAL_FORMS[code]!r} (run update)"
-    by_key = {e.key: e for e in entries if not e.obsolete}
+    by_key = {e.key: e for e in messages(entries)}
     if any(e.obsolete for e in entries):
         yield f"{code}: {sum(e.obsolete for e in entries)} obsolete entries (#~): run update, then delete them"
     wanted = {e.key for e in template}
@@ -346,6 +447,25 @@ def problems_of(code: str, entries: list[Entry], template: list[Entry]) -> Itera
                 yield f"{name}: letters pbm.i18n.LETTERS[{code!r}] lacks: {''.join(sorted(strange))}"
 
 
+def glossary_problems(code: str, entries: list[Entry]) -> Iterator[str]:
+    """Messages whose English holds a term of pbm/locale/glossary.toml that has `forms`, translated without one of them."""
+    import tomllib
+
+    terms = tomllib.loads((LOCALE / "glossary.toml").read_text(encoding="utf-8"))["terms"]
+    for term, row in terms.items():
+        forms = row.get("forms", {}).get(code)
+        if not forms:
+            continue
+        english = re.compile(rf"(?<![\w-]){re.escape(term)}s?(?![\w-])", re.IGNORECASE)
+        for e in messages(entries):
+            if not english.search(e.msgid + " " + (e.plural or "")) or not all(e.strs):
+                continue
+            for text in e.strs:
+                if not any(form.lower() in text.lower() for form in forms):
+                    yield f"{code}: {e.msgid[:50]!r}: says {term!r} without the glossary's {' or '.join(repr(f) for f in forms)}"
+                    break
+
+
 def _compiled(path: Path) -> dict[object, object]:
     with path.open("rb") as file:
         return dict(gettext.GNUTranslations(file)._catalog)  # type: ignore[attr-defined]
@@ -376,6 +496,7 @@ def check() -> int:
                 problems.append(f"{code}: no catalogue {po.relative_to(ROOT)}")
                 continue
             problems += list(problems_of(code, read_po(po), template))
+            problems += list(glossary_problems(code, read_po(po)))
             mo = Path(tmp) / f"{code}.mo"
             done = subprocess.run(["msgfmt", "--check", f"--output-file={mo}", str(po)], capture_output=True, text=True, check=False)
             if done.returncode != 0:
@@ -427,23 +548,18 @@ def _quote(text: str) -> str:
 
 
 def pseudo(directory: Path) -> Path:
-    """The pseudo-language's catalogue (code qps) compiled into `directory`, from the template; returns the .mo."""
-    lines = [HEADER.format(language="qps", plural=PLURAL_FORMS["qps"])]
-    for e in messages(read_po(TEMPLATE)):
-        if e.context is not None:
-            lines.append(f"msgctxt {_quote(e.context)}")
-        lines.append(f"msgid {_quote(e.msgid)}")
-        if e.plural is None:
-            lines.append(f"msgstr {_quote(pseudo_text(e.msgid))}")
-        else:
-            lines.append(f"msgid_plural {_quote(e.plural)}")
-            lines.append(f"msgstr[0] {_quote(pseudo_text(e.msgid))}")
-            lines.append(f"msgstr[1] {_quote(pseudo_text(e.plural))}")
-        lines.append("")
+    """The pseudo-language's catalogue (code qps) compiled into `directory`, from the messages the code marks now (not the
+    template, which may be stale while one works); returns the .mo."""
+    directory.mkdir(parents=True, exist_ok=True)
+    fresh = directory / f"{DOMAIN}.pot"
+    extract_to(fresh)
+    entries = messages(read_po(fresh))
+    for e in entries:
+        e.strs = [pseudo_text(e.msgid)] if e.plural is None else [pseudo_text(e.msgid), pseudo_text(e.plural)]
     target = directory / "qps" / "LC_MESSAGES"
     target.mkdir(parents=True, exist_ok=True)
     po = target / f"{DOMAIN}.po"
-    po.write_text("\n".join(lines), encoding="utf-8")
+    write_po(po, "qps", entries)
     mo = target / f"{DOMAIN}.mo"
     _run("msgfmt", f"--output-file={mo}", str(po))
     return mo
@@ -451,8 +567,11 @@ def pseudo(directory: Path) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("extract", "update", "compile", "all", "check", "stats", "pseudo"))
-    parser.add_argument("directory", nargs="?", type=Path, help="where pseudo writes the pseudo-language's catalogue")
+    parser.add_argument("what", choices=("extract", "update", "compile", "all", "check", "stats", "pseudo", "todo", "fill"))
+    parser.add_argument("directory", nargs="?", type=Path, help="pseudo: where it writes the pseudo-language's catalogue")
+    parser.add_argument("--lang", choices=TRANSLATED, help="todo, fill: the language")
+    parser.add_argument("--all", action="store_true", help="todo: every message, translated or not")
+    parser.add_argument("--json", type=Path, help="todo: where to write the list (default: print it); fill: the file to read")
     args = parser.parse_args()
     if args.what in ("extract", "all"):
         extract()
@@ -464,6 +583,20 @@ def main() -> None:
         stats()
     if args.what == "check":
         sys.exit(1 if check() else 0)
+    if args.what in ("todo", "fill") and args.lang is None:
+        parser.error(f"{args.what} needs --lang")
+    if args.what == "todo":
+        import json
+
+        text = json.dumps(todo(args.lang, args.all), ensure_ascii=False, indent=1)
+        if args.json is None:
+            print(text)
+        else:
+            args.json.write_text(text, encoding="utf-8")
+    if args.what == "fill":
+        if args.json is None:
+            parser.error("fill needs --json FILE")
+        fill(args.lang, args.json)
     if args.what == "pseudo":
         if args.directory is None:
             parser.error("pseudo needs a DIRECTORY")
