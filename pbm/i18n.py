@@ -16,7 +16,7 @@ import gettext
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 DOMAIN = "spite"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
@@ -49,8 +49,7 @@ LETTERS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):  # a named tuple: a dataclass would cost every command ~1 ms to build at import
     """The language of this run: its code, where it came from (``--lang``, an environment variable, ``system``,
     ``default``) and what that said; `fallback` names the language asked for when the terminal could not show it, and
     `unknown` a code nobody speaks (from ``--lang`` or SPITE_LANG)."""
