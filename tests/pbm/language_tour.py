@@ -175,3 +175,18 @@ def drawn_board(output: str) -> list[str]:
     start = next((i for i, line in enumerate(lines) if " · " in line), 0)
     end = max((i for i, line in enumerate(lines) if "╰" in line), default=len(lines) - 1)
     return lines[start : end + 1]
+
+
+FILE_NAME = re.compile(r"spite-[0-9a-f]{8}-g\d+-t\d+(?:-[a-z0-9]+)*\.toml")
+FILE_TAIL = re.compile(r"(?<![\w-])[\w-]*g\d+-t\d+(?:-[a-z0-9]+)*\.toml")
+
+
+def cut_file_names(tour: Tour) -> list[str]:
+    """Lines where a save's name was cut in two at the screen's edge (its end on a line without its beginning)."""
+    cut = []
+    for said in tour.said:
+        for line in (said.out + said.err).splitlines():
+            tails = [m.group() for m in FILE_TAIL.finditer(line)]
+            if any(not tail.startswith("spite-") for tail in tails):
+                cut.append(line)
+    return cut

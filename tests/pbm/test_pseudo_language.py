@@ -14,13 +14,31 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from language_tour import ALICE, BOB, HEIGHT, ROOT, SCRIPT, Tour, boards, drawn_board, run, too_wide, tour
+from cli_helpers import HAS_PTY
+from language_tour import (
+    ALICE,
+    BOB,
+    HEIGHT,
+    ROOT,
+    SCRIPT,
+    WIDTH,
+    Tour,
+    boards,
+    cut_file_names,
+    drawn_board,
+    environment,
+    run,
+    too_wide,
+    tour,
+)
+from rich.cells import cell_len
 
 from pbm.render import PROMPT_ROOM
 
 pytestmark = pytest.mark.skipif(not shutil.which("xgettext") or not shutil.which("msgfmt"), reason="GNU gettext's tools are not installed")
 
 OPEN, CLOSE = "⟦", "⟧"
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|[\x07\r]")
 # Words of English sentences: none of them is a name, a token of the notation, a command or an option.
 ENGLISH = frozenset(
     """the your you is are not and with this that for from has have was wrote file files turn game match card cards move
@@ -95,6 +113,7 @@ def test_nothing_the_cli_prints_in_a_third_longer_language_is_wider_than_80_colu
     assert boards(seen), "the tour showed no board"
     wide = too_wide(seen)
     assert not wide, "\n".join(wide[:20])
+    assert not cut_file_names(seen), cut_file_names(seen)  # a command a player copies is never cut inside a word
 
 
 BANNER = re.compile(r"^╭─+╮$", re.MULTILINE)  # the box that ends a game, on a line of its own
@@ -150,3 +169,60 @@ def test_json_for_scripts_is_never_translated(pseudo: tuple[Tour, Path], tmp_pat
         if args[0] == "inbox":
             taken = json.loads(said.out)["taken"]
             assert any(t["what"] == "refused" and t["why"].startswith("the signature does not match") for t in taken), taken
+
+
+def test_practice_at_a_terminal_in_the_pseudo_language_is_all_translated_and_fits_80x24(pseudo: tuple[Tour, Path], tmp_path: Path) -> None:
+    """A practice turn typed at an 80x24 terminal: the name asked, help, legal moves, a refusal, a hint, a turn played
+    and confirmed, the computer's turn, and leaving: every line translated, none wider than the screen."""
+    if not HAS_PTY:
+        pytest.skip("no pseudo-terminals here (Windows)")
+    import gettext
+
+    import pexpect
+
+    _, locale = pseudo
+    with open(locale / "qps" / "LC_MESSAGES" / "spite.mo", "rb") as file:
+        cat = gettext.GNUTranslations(file)
+    env = environment(tmp_path / "home", "qps", locale)
+    env.pop("FORCE_COLOR")
+    env.update(TERM="xterm", INPUTRC="/dev/null")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "pbm.cli", "practice", "--level", "easy", "--payoff", "20", "--target", "5"],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(HEIGHT, WIDTH),
+    )
+    screen: list[str] = []
+    prompt = cat.gettext("your move> ")
+
+    def until(text: str) -> str:
+        child.expect_exact(text)
+        shown = ANSI.sub("", child.before or "")
+        screen.append(shown)
+        return shown
+
+    try:
+        until(cat.gettext("Your name, as your opponents will see it"))
+        child.sendline(ALICE)
+        until(prompt)
+        for typed in ("help", "?", "p-s1", "hint"):
+            child.sendline(typed)
+            until(prompt)
+        moves = re.findall(r"(?<![\w-])\w+-s[1-4](?![\w-])", screen[3])  # what ? listed
+        assert moves, screen[3]
+        child.sendline(moves[0])
+        until("[")  # the confirmation: write it, take it back or quit
+        child.sendline("")
+        until(prompt)  # the computer has played its turn
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        screen.append(ANSI.sub("", child.before or ""))
+    finally:
+        child.close()
+    text = "\n".join(screen)
+    assert "│" in text and ALICE[:8] in text
+    assert not english_in(text), english_in(text)
+    wide = [line for line in text.splitlines() if cell_len(line) > WIDTH]
+    assert not wide, wide
