@@ -17,6 +17,10 @@ over one whole g4a game (`spite new --target 1`, both sides `spite play --auto`)
 tables and one JSON line:
 
     python benchmarks/cli_speed.py [--rounds 7] [--think SECONDS] [--size-think 0.05] [--no-sizes] [--breakdown] [--cpu]
+                                   [--other-spite PATH]
+
+--other-spite times `spite show` of another installation's `spite` (an earlier version in a venv of its own) in the
+same rounds, and gives the ratio of this one's English `spite show` to it.
 """
 
 from __future__ import annotations
@@ -168,15 +172,17 @@ def rounds_of(kinds: dict[str, Callable[[], float]], rounds: int) -> dict[str, l
     return times
 
 
-def speed(rounds: int, think: float | None, spite: list[str]) -> dict[str, list[float]]:
+def speed(rounds: int, think: float | None, spite: list[str], other: list[str] | None = None) -> dict[str, list[float]]:
     """Seconds per run of the baselines, `show`, `verify`, `games` and `play --auto`, and of `show` and `verify` of a
-    file that carries a proof of shuffle of the whole deck."""
+    file that carries a proof of shuffle of the whole deck (and `show` of the `other` spite, if given)."""
     play_args = ["play", "--auto", *(["--think", str(think)] if think is not None else [])]
     with tempfile.TemporaryDirectory() as tmp:
         match = Path(tmp)
         proof_file = deck_proof_match(match, spite)
+        others = {"spite show, the other spite": on_copy(other, ["show"])} if other else {}
         return rounds_of(
             {
+                **others,
                 "import baseline": lambda: timed(BASELINE)[0],
                 "import typer, rich, nacl, cryptography": lambda: timed(TOP_LEVEL)[0],
                 "spite show": on_copy(spite, ["show"]),
@@ -316,6 +322,7 @@ def main() -> None:
     parser.add_argument("--no-bytecode-cache", action="store_true", help="run with the environment's bytecode settings as they are")
     parser.add_argument("--breakdown", action="store_true", help="also split the time of spite show: startup, imports, journal")
     parser.add_argument("--cpu", action="store_true", help="time the runs by the CPU they used, not by the wall clock")
+    parser.add_argument("--other-spite", type=Path, help="another installation's spite command, whose show is timed beside")
     args = parser.parse_args()
     CLOCK["cpu"] = args.cpu
     with tempfile.TemporaryDirectory(prefix="spite-bench-pyc-") as pyc:
@@ -345,7 +352,7 @@ COMMANDS = ("spite show", "spite verify", "spite games")
 
 def run(args: argparse.Namespace) -> None:
     spite = spite_command()
-    times = speed(args.rounds, args.think, spite)
+    times = speed(args.rounds, args.think, spite, [str(args.other_spite)] if args.other_spite else None)
     medians = {name: statistics.median(values) for name, values in times.items()}
     base = medians["import baseline"]
     cache = "no bytecode cache" if args.no_bytecode_cache else "bytecode cached"
@@ -357,6 +364,9 @@ def run(args: argparse.Namespace) -> None:
     for name, values in times.items():
         print(f"| {name} | {medians[name]:.3f} | {min(values):.3f} | {max(values):.3f} | {medians[name] / base:.2f}x |")
     targets = issue_targets(medians)
+    if args.other_spite:
+        other = medians["spite show, the other spite"]
+        print(f"\nspite show against the other spite ({args.other_spite}): {medians['spite show'] / other:.3f}x\n")
     print("\nThe targets of issues 22 and 32:\n")
     print("| what | figure | target | met |")
     print("| --- | ---: | ---: | --- |")
@@ -371,6 +381,8 @@ def run(args: argparse.Namespace) -> None:
         "bytecode_cache": not args.no_bytecode_cache,
         "clock": "cpu" if args.cpu else "wall",
     }
+    if args.other_spite:
+        result["show_against_other_spite"] = round(medians["spite show"] / medians["spite show, the other spite"], 3)
     if args.breakdown:
         parts = breakdown(args.rounds, spite)
         print("\nWhere `spite show` spends its time (medians):\n")
