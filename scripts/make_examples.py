@@ -52,7 +52,7 @@ def save_name(seq: int, who: str) -> str:
 def spite(who: str | Path, *args: str, home: Path | None = None) -> str:
     """Run the real `spite` command as `who` from the repository root; return its stdout, fail loudly otherwise."""
     env = {k: v for k, v in os.environ.items() if k != "SPITE_PASSPHRASE"}
-    env.update(SPITE_HOME=str(home or (KEYS / str(who)).relative_to(ROOT)), COLUMNS="100", NO_COLOR="1")
+    env.update(SPITE_HOME=str(home or (KEYS / str(who)).relative_to(ROOT)), COLUMNS="100", NO_COLOR="1", SPITE_LANG="en")  # read in English
     done = subprocess.run([sys.executable, "-m", "pbm.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"spite {' '.join(args)} (as {who}) failed with status {done.returncode}:\n{done.stdout}{done.stderr}")
