@@ -19,7 +19,7 @@ from pbm.canonical import canonical
 from pbm.errors import CarryError, SaveFormatError
 from pbm.i18n import N_, _, error_text
 from pbm.packing import CUT, EDITED, JUNK, NOT_BASE64, NOT_DATA, TOO_BIG, PackingError, pack, to_json, unpack
-from pbm.saves import RULES, SaveFile, TurnRecord
+from pbm.saves import MAX_SEQ, RULES, SaveFile, TurnRecord
 from pbm.schema import Fields, Items, Maybe, Opaque, Text, Whole, check
 from pbm.table import TABLE
 
@@ -35,13 +35,13 @@ SIDE = Fields(
         "state": Maybe(TABLE),
         "rules": RULES,
         "players": Items(Items(Text(), count=2), count=2),
-        "game": Whole(1),
+        "game": Whole(1, MAX_SEQ),
         "history": _SHA256,
     }
 )
 SIDES = Items(Maybe(SIDE), count=2)
 # What a player seals for themselves after one of their files (pbm.client.answer._sealed); `party` is Party.export_secrets.
-SEALED = Fields({"seq": Whole(1), "side": _SHA256, "party": Opaque(), "hand": Items(Whole(0, 1023))})
+SEALED = Fields({"seq": Whole(1, MAX_SEQ), "side": _SHA256, "party": Opaque(), "hand": Items(Whole(0, 1023))})
 
 
 # Why the sides carried in a file do not unpack, by PackingError.reason: 'protocol.carry' is the field's name in the file.

@@ -31,6 +31,16 @@ _MAX_NAME = 64
 # What no name may hold, in any case: a fingerprint's shape (four groups of four letters or digits joined by a hyphen or a
 # dash like one) or a public key's prefix; next to a real key, such a name could pose as that key's check.
 KEY_LIKE = r"(?i:[A-Z0-9]{4}(?:[-\u2010-\u2015\u2212\ufe58\ufe63\uff0d][A-Z0-9]{4}){3}|spite1:)"
+_KEY_LIKE = re.compile(KEY_LIKE)
+# The kinds of character (Unicode general categories) no name may hold, as they could hide or fake what a terminal shows
+# next to it: controls (C0, DEL, C1), format characters (bidi overrides and isolates, zero-width ones, soft hyphen),
+# surrogates, private use, line and paragraph separators, and every space but U+0020. What str.isprintable() refuses,
+# but for code points unassigned (Cn) in the running Python's Unicode database: those are what the databases of the
+# Pythons spite runs on disagree about (3.11 has Unicode 14, 3.13 has 15.1: "🩷" is unassigned in one, a symbol in the
+# other), and the rule must say the same of a name on both sides of a match.
+_HIDDEN = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"))
+# What is wrong with a name (name_fault): nothing in it, too long, a hidden character, shaped like a key
+EMPTY, LONG, HIDDEN, POSING = "empty", "long", "hidden", "posing"
 _MAX_KEY_FILE = 64 * 1024
 # A key file as spite writes it without a passphrase: one PKCS#8 v1 Ed25519 block (RFC 8410), this DER prefix and the 32-byte key.
 _PLAIN_BEGIN, _PLAIN_END = "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----"
@@ -324,25 +334,50 @@ def _split(text: str, path: Path) -> tuple[str, str]:
     return name, text[start:]
 
 
+def name_fault(name: str) -> str | None:
+    """What keeps `name`, as it is, from being a player's name (EMPTY, LONG, HIDDEN or POSING), or None if it is one.
+
+    The one rule for names: 1 to 64 characters, none hidden (_HIDDEN), nothing shaped like a fingerprint or a public key.
+    A name chosen here meets it once trimmed and in NFC (:func:`check_name`); a name read from a file, as it is (the
+    file's schema, pbm/saves.py).
+    """
+    if not name.isprintable() and any(ch != " " and unicodedata.category(ch) in _HIDDEN for ch in name):
+        return HIDDEN
+    if not name:
+        return EMPTY
+    if len(name) > _MAX_NAME:
+        return LONG
+    if _KEY_LIKE.search(name):
+        return POSING
+    return None
+
+
+def is_name(name: str) -> bool:
+    """Whether `name`, as it is, may be a player's name (:func:`name_fault`): the check of every name read from a file."""
+    return name_fault(name) is None
+
+
 def check_name(name: str) -> str:
     """`name` without the spaces around it, in NFC, if a player may choose it: 1 to 64 printable characters, no fingerprint or key.
 
     Control characters (C0, C1, DEL), bidi overrides and other invisible format characters are refused:
     they could hide or fake what a terminal shows next to the name. So is what looks like a fingerprint
     (ABCD-EFGH-IJKL-MNOP) or a public key (KEY_LIKE). Brackets are fine: names are never markup.
+    The rule is :func:`name_fault`'s, the same for a name read from a file.
 
     A name is kept in NFC, the composed form: "ễ" typed as e and two combining marks (as some keyboards type it) is one
     character, so that the same name is the same text however it was typed.
     """
     name = unicodedata.normalize("NFC", name.strip())
-    if name and not name.isprintable():
+    fault = name_fault(name)
+    if fault == HIDDEN:
         # TRANSLATORS: {most} is the longest a name may be (64), {name} the name given, in quotes.
         refused = _("a player's name has 1 to {most} printable characters; {name} has control, bidi or other invisible characters")
         raise IdentityError(refused.format(most=_MAX_NAME, name=shown(name)))
-    if not name:
+    if fault == EMPTY:
         # TRANSLATORS: {most} is the longest a name may be (64).
         raise IdentityError(_("a player's name has 1 to {most} printable characters; this one is empty").format(most=_MAX_NAME))
-    if len(name) > _MAX_NAME:
+    if fault == LONG:
         # TRANSLATORS: {most} is the longest a name may be (64), {name} the name given (cut short), in quotes, {n} its length.
         refused = ngettext(
             "a player's name has 1 to {most} printable characters; {name} has {n} characters",
@@ -350,7 +385,7 @@ def check_name(name: str) -> str:
             len(name),
         )
         raise IdentityError(refused.format(most=_MAX_NAME, name=shown(name), n=len(name)))
-    if re.search(KEY_LIKE, name):
+    if fault == POSING:
         posing = _(
             # TRANSLATORS: {name} is the name given, in quotes; keep ABCD-EFGH-IJKL-MNOP (a fingerprint's shape) and spite1:...
             "a player's name may not look like a key's fingerprint (ABCD-EFGH-IJKL-MNOP) or a public key (spite1:...), "

@@ -32,7 +32,7 @@ from pbm.canonical import MAX_SAFE_INT, canonical, check_values
 from pbm.errors import BadSignatureError, PublicKeyError, SaveFormatError, TooLargeError, UnknownKeyError, UnsupportedFormatError
 from pbm.home import MATCH_ID, read_head, write_atomic
 from pbm.i18n import N_, _, error_text, ngettext, os_reason
-from pbm.identity import KEY_LIKE, Identity, PublicKey
+from pbm.identity import Identity, PublicKey, is_name
 from pbm.packing import CUT, EDITED, JUNK, NOT_BASE64, NOT_DATA, TOO_BIG, PackingError, pack, unpack
 from pbm.schema import Fields, Flag, Items, Keyed, Opaque, Text, Whole, check
 from pbm.shown import shown
@@ -41,6 +41,9 @@ from pbm.table import STATE
 __all__ = [
     "FORMAT",
     "MAX_BYTES",
+    "MAX_DOTS",
+    "MAX_SEQ",
+    "MAX_TURN",
     "TURN_FORMAT",
     "VERSION",
     "Player",
@@ -66,6 +69,19 @@ VERSION = 2
 # docs/save-format.md (*Size*) and built by tests/pbm/test_save_limit.py: under 100 KiB for everything a file can hold
 # at once, plus about 60 bytes for each turn of the game, so a game of 2,500 turns still fits (the longest seen: 150).
 MAX_BYTES = 256 * 1024
+# The numbers that place a save in its match, each held to what an honest match can reach, with room: far below the
+# 2**53 - 1 that any number of a save is held to (pbm/canonical.py) and SQLite's 2**63 - 1, which are only what a number
+# can be written as. A game's turns are all in its history, which unpacks to at most 4 MiB (packing.MAX_UNPACKED) at 10
+# bytes or more a turn (`[0,"end"],`): no spite reads a file past turn 419,431 of a game (the longest game seen took 150).
+MAX_TURN = 2**20
+# A match's files (`seq`), and its games (two files at least each), come one at a time, each made, signed and checked by
+# a spite and committed to both journals: 4 ms of protocol alone a file between two bots today (README). At 10,000 files a
+# second, a match played without a pause for a century is 3.2e13 files; 2**48 is 2.8e14.
+MAX_SEQ = 2**48
+# Dots on one line of a save, at most. Python's TOML reader builds a dotted key (`a.b.c = 1`, `[a.b.c]`) one part at a
+# time, each time copying the parts before: a key of 100,000 parts took 46 s. A save's lines hold a few (a table's name:
+# 4 in the longest; a name of 64 dots in a string; a table nests at most 32 deep, pbm/canonical.py).
+MAX_DOTS = 128
 _RULE_FIELDS = {f.name: str(f.type) for f in dataclasses.fields(Ruleset)}  # the type's name: annotations are text here
 
 
@@ -289,6 +305,10 @@ def parse(data: bytes) -> SaveFile:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise SaveFormatError(_("not a spite save file: it is not text (UTF-8)")) from e
+    if any(line.count(".") > MAX_DOTS for line in text.split("\n")):  # before the TOML reader, which takes such keys in their square
+        # TRANSLATORS: {most} is a number (128).
+        dotted = _("not a spite save file: a line of it holds more than {most} dots, which no line of a save does")
+        raise SaveFormatError(dotted.format(most=MAX_DOTS))
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -354,9 +374,9 @@ RULES = Fields({name: _RULE_KINDS[kind] for name, kind in _RULE_FIELDS.items()} 
 PLAYER = Fields(
     {
         "name": Text(
-            rf"(?!.*{KEY_LIKE})[^\x00-\x1f]{{1,64}}",
             # TRANSLATORS: what a player's name in a save must be, after "should be".
-            N_("1 to 64 printable characters, none shaped like a fingerprint or key"),
+            what=N_("1 to 64 printable characters, none shaped like a fingerprint or key"),
+            rule=is_name,  # the rule of a name chosen here (pbm/identity.py): never a character a terminal hides or acts on
         ),
         "key": Text(
             r"(?:spite1:[A-Za-z0-9_-]{43})?",
@@ -372,9 +392,9 @@ SAVE = Fields(
         "version": Whole(),
         # TRANSLATORS: what a field of a save must hold, after "should be".
         "match": Text(MATCH_ID, N_("16 to 64 lower-case hex digits")),
-        "seq": Whole(1),
-        "game": Whole(1),
-        "turn": Whole(0),
+        "seq": Whole(1, MAX_SEQ),
+        "game": Whole(1, MAX_SEQ),
+        "turn": Whole(0, MAX_TURN),
         # TRANSLATORS: what a field of a save must hold, after "should be".
         "prev": Text(r"(?:[0-9a-f]{64})?", N_("64 lower-case hex digits (a SHA-256), or empty for the first save")),
         "signer": Whole(0, 1),

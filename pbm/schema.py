@@ -11,7 +11,7 @@ is marked where it is given (``N_``) and translated here.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -65,13 +65,15 @@ class Whole(Schema):
 
 @frozen_value(slots=False)
 class Text(Schema):
-    """Text of `shortest` to `longest` characters, matching `pattern` (whole) if given; `what` says what it is (marked
-    with ``N_`` where it is given: it is translated when shown; "" says plain text)."""
+    """Text of `shortest` to `longest` characters, matching `pattern` (whole) if given, and meeting `rule` if given (a rule
+    kept where it is also applied to what a player types, as a name's); `what` says what it is (marked with ``N_`` where
+    it is given: it is translated when shown; "" says plain text)."""
 
     pattern: str | None = None
     what: str = ""
     shortest: int = 0
     longest: int | None = None
+    rule: Callable[[str], bool] | None = None
     _compiled: re.Pattern[str] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
@@ -89,6 +91,8 @@ class Text(Schema):
         if len(value) < self.shortest or (self.longest is not None and len(value) > self.longest):
             raise self.refuse(value, where)
         if self._compiled is not None and not self._compiled.fullmatch(value):
+            raise self.refuse(value, where)
+        if self.rule is not None and not self.rule(value):
             raise self.refuse(value, where)
 
 

@@ -51,3 +51,23 @@ def plain(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """`data` as JSON for scripts, with every character a terminal would act on or hide escaped (``\\u009b``): a reader of
+    the JSON gets the text as it is, a terminal that shows it shows nothing hidden."""
+    import json
+
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    if text.replace("\n", "").isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\n" else _escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    """A character as JSON escapes it: \\uXXXX, as a surrogate pair beyond the Basic Multilingual Plane."""
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

@@ -27,7 +27,7 @@ from pbm.errors import IdentityError, PassphraseError, SpiteError
 from pbm.home import HOME_ENV, JOURNAL_FILE
 from pbm.i18n import LANG_ENV, LANGUAGES, _, current, error_text, ngettext, pgettext
 from pbm.identity import Identity, exposure, load_or_create, needs_passphrase, player_path, rename
-from pbm.shown import LINE, cut, plain
+from pbm.shown import LINE, cut, json_text, plain
 
 
 @dataclass
@@ -61,7 +61,8 @@ class _Console(Console):
     word, command or file name a player must copy is cut in two at the screen's edge; in a pipe it stays one line."""
 
     def print(self, *objects: Any, **options: Any) -> None:
-        if options.get("soft_wrap") and self.is_terminal and objects and all(isinstance(o, (str, Text)) for o in objects):
+        wraps = options.get("soft_wrap") and not options.get("no_wrap")  # no_wrap too: as it is (JSON), never wrapped
+        if wraps and self.is_terminal and objects and all(isinstance(o, (str, Text)) for o in objects):
             sep, end = options.pop("sep", " "), options.pop("end", "\n")
             markup = options.get("markup")
             parts = [o if isinstance(o, Text) else self.render_str(o, markup=markup, emoji=False, highlight=False) for o in objects]
@@ -301,6 +302,11 @@ def _main(
 ) -> None:
     """Spite & Malice by email or chat."""
     session.debug, session.ascii = debug, ascii_
+
+
+def print_json(data: Any, indent: int | None = 2) -> None:
+    """`data` as JSON on standard output for scripts: never wrapped, nothing in it a terminal would act on (shown.json_text)."""
+    session.out.print(json_text(data, indent), markup=False, highlight=False, soft_wrap=True, no_wrap=True)
 
 
 def _handled(func: F) -> F:

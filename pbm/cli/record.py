@@ -1,16 +1,16 @@
 """A game's record: spite record MATCH, as text, JSON (docs/record-json.md) or a replay page (--html)."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from pbm.cli.app import _handled, _identity, command, session
+from pbm.cli.app import _handled, _identity, command, print_json, session
 from pbm.errors import SpiteError
 from pbm.home import spite_home
 from pbm.i18n import _, current, ngettext, os_reason, pgettext
 from pbm.journal import Journal
+from pbm.shown import plain
 
 
 def _list(cards: list[str]) -> str:
@@ -40,7 +40,7 @@ def _result(data: dict[str, Any], names: list[str]) -> str:
 
 def _text(data: dict[str, Any]) -> list[str]:
     """The record as lines for people: the deal, each turn with its cards, draws and reshuffles, the result."""
-    names = data["players"]
+    names = [plain(name) for name in data["players"]]  # a name an earlier spite took in may hold anything (issue 33)
     values = {"match": data["match"][:8], "game": data["game"], "first": names[0], "second": names[1], "rules": data["rules"]["name"]}
     if not data["final"]:
         # TRANSLATORS: the first line of spite record; {match} is the match's id (8 hex digits), {first} and {second} the
@@ -124,7 +124,8 @@ def record(
             said = _("game {game} is not over and audited yet: its replay page shows every card, so it waits for both keys")
             raise SpiteError(said.format(game=data["game"]))
         try:
-            html.write_text(page(data, current().code), encoding="utf-8")
+            shown = {**data, "players": [plain(name) for name in data["players"]]}  # an old file's name, escaped (issue 33)
+            html.write_text(page(shown, current().code), encoding="utf-8")
         except OSError as e:
             # TRANSLATORS: {error} is why, as the system says it (Permission denied)
             raise SpiteError(_("cannot write {file}: {error}").format(file=html, error=os_reason(e))) from e
@@ -132,7 +133,7 @@ def record(
         session.out.print(said, markup=False, soft_wrap=True)
         return
     if as_json:
-        session.out.print(json.dumps(data, ensure_ascii=False), markup=False, soft_wrap=True, highlight=False)
+        print_json(data, indent=None)
         return
     for line in _text(data):
         session.out.print(line, markup=False, soft_wrap=True, highlight=False)

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from pbm import saves
-from pbm.cli.app import FileArg, PasteOpt, _handled, _identity, command, session
+from pbm.cli.app import FileArg, PasteOpt, _handled, _identity, command, print_json, session
 from pbm.cli.shared import (
     _board,
     _given,
@@ -61,7 +61,7 @@ def show(
         from pbm.view import summary
 
         _say_notes(opened, keys=False)
-        session.out.print_json(data=summary(opened))
+        print_json(summary(opened))
         return
     _say_notes(opened)
     _say_resigned(opened)
@@ -112,7 +112,7 @@ def verify(
     if as_json:  # in English, as every --json
         save = opened.save
         where = {"match": save.match, "seq": save.seq, "game": save.game, "turn": save.turn, "signer": save.players[save.signer].name}
-        session.out.print_json(data={**where, "checked": {key.replace(" ", "_"): english for key, english, said in checked}, "ok": True})
+        print_json({**where, "checked": {key.replace(" ", "_"): english for key, english, said in checked}, "ok": True})
         return
     labels = _check_labels()
     for line in labelled([(labels[key], said) for key, english, said in checked]):
@@ -320,6 +320,6 @@ def games(
     shown = rows if every else [r for r in rows if r.match not in done or r.new or r.unsent]  # never hide what waits for you
     hidden = len(rows) - len(shown)
     if as_json:
-        session.out.print_json(data={"matches": [_standing_json(r) for r in shown], "hidden": hidden})
+        print_json({"matches": [_standing_json(r) for r in shown], "hidden": hidden})
         return
     print_standings(shown, hidden=hidden)

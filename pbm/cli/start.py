@@ -18,6 +18,7 @@ from pbm.cli.app import (
     _version,
     ask,
     command,
+    print_json,
     session,
 )
 from pbm.cli.shared import _how_to_send, _say_settled, fingerprint_label, labelled, name_label
@@ -67,7 +68,7 @@ def id_command(
     choice = current()
     if as_json:
         data = {"name": identity.name, "fingerprint": identity.fingerprint, "public_key": identity.public_text, "home": str(home)}
-        session.out.print_json(data={**data, "language": language_json(choice)})
+        print_json({**data, "language": language_json(choice)})
         return
     # TRANSLATORS: after the label "fingerprint:" of spite id; {fingerprint} is your key's (XXXX-XXXX-XXXX-XXXX)
     fingerprint = _("{fingerprint}   (read it to your opponent to check their copy of your key)")

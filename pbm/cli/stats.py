@@ -11,7 +11,7 @@ from rich.measure import Measurement
 from rich.table import Column, Table
 from rich.text import Text
 
-from pbm.cli.app import _handled, _identity, command, session
+from pbm.cli.app import _handled, _identity, command, print_json, session
 from pbm.cli.shared import _say_settled, practice_file
 from pbm.client.answer import settle_invitations
 from pbm.home import spite_home
@@ -55,7 +55,7 @@ def stats(
             summaries = from_journal(journal, key, practice)
     counted = tally(summaries)
     if as_json:
-        session.out.print_json(data=stats_json(counted))
+        print_json(stats_json(counted))
         return
     _print_stats(counted)
 

@@ -63,14 +63,16 @@ _ZDICT = to_json(
         "version": saves.VERSION,
     }
 )
-_BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5})\s*$")
-_END = re.compile(r"END SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*$")
+# Every pattern here reads text from anyone, so each must be linear in it: no run is followed by one that can match the
+# same characters, and runs are possessive (*+: never given back, so never tried again at another length).
+_BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5})\s*+$")
+_END = re.compile(r"END SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*+$")
 _MARK = re.compile(r"(BEGIN|END) SPITE")
 _LABEL = re.compile(  # a BEGIN or END line's label, wherever it stands in a line
     r"BEGIN SPITE TURN (?:[1-9][0-9]?/[1-9][0-9]? )?[A-Z2-7]{5}|END SPITE TURN (?:[1-9][0-9]?/[1-9][0-9]? )?[A-Z2-7]{5} [A-Z2-7]{6}"
 )
 _BODY = re.compile(r"[A-Za-z0-9+/]*")
-_QUOTE = re.compile(r"^\s*(?:[>|]\s?)+")
+_QUOTE = re.compile(r"^\s*+(?:[>|]\s?+)++")  # applied to one line at a time
 _SPACES = dict.fromkeys(map(ord, "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"), " ")
 _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
 _QUOTES = {ord("\u201c"): '"', ord("\u201d"): '"', ord("\u2018"): "'", ord("\u2019"): "'"}
@@ -113,7 +115,12 @@ def carried(save: SaveFile) -> dict[str, Any]:
 
 def encode(save: SaveFile) -> list[str]:
     """The parts of `save`'s turn code, each a text of at most PART_CHARS characters; any number of them."""
-    raw = deflate(carried(save), _ZDICT)
+    return encode_turn(carried(save))
+
+
+def encode_turn(turn: Mapping[str, Any]) -> list[str]:
+    """The parts of the turn code that carries `turn` as it is (plain data: what :func:`carried` makes of a save)."""
+    raw = deflate(turn, _ZDICT)
     body = base64.b64encode(raw).decode("ascii").rstrip("=")
     tag = _base32(crypto_hash_sha256(raw))[:5]
     size = LINE * BODY_LINES
@@ -185,8 +192,12 @@ def read(data: bytes) -> SaveFile | TurnCode:
     return _read_save(data, text)
 
 
-_SAVE_MARK = re.compile(r"spite.save|^\s*[>|]?\s*format\s*=", re.M)  # a save's header, footer or format line, however mangled
-_CODE_LINE = re.compile(r"^\s*[A-Za-z0-9+/]{40,}\s*$", re.M)  # a line of code (64 characters, or a re-wrapped piece of one)
+# A save's header, footer or format line, however mangled; and a line of code (64 characters, or a re-wrapped piece of
+# one). Each reads a line from its start, its runs of whitespace ([^\S\n]: any but a newline) within that line: two `\s*`
+# after a `^` under re.M took blank text in cubic time (each start of a line, and each way to share the newlines after it
+# between the two runs: 2,400 newlines took 11 s, and 8,000 in a mail stalled spite inbox).
+_SAVE_MARK = re.compile(r"spite.save|^[^\S\n]*+(?:[>|][^\S\n]*+)?format\s*+=", re.M)
+_CODE_LINE = re.compile(r"^[^\S\n]*+[A-Za-z0-9+/]{40,}+[^\S\n]*+$", re.M)
 
 
 def _code_lines(line: str) -> list[str]:
@@ -215,6 +226,7 @@ class Pasted:
         self._counted = 0  # parts of self._parts counted in self._tags
         self._incomplete: set[str] = set()  # the tags that lack a part
         self._refused = False  # refused once every code in it had its parts: no line added can make it read
+        self._whole = False  # what the parts said at the last line that was not a save's last
 
     @property
     def data(self) -> bytes:
@@ -226,10 +238,17 @@ class Pasted:
         self.size += len(line)
         if savetext.TAIL in line:
             return True
+        if line.isspace():  # a blank line adds nothing to a part, open or not: the parts say what they said
+            return self._whole
         text = normal(line)
         for each in (text[:-1] if text.endswith("\n") else text).split("\n"):
             for piece in _code_lines(each):
                 self._parts.add(piece)
+        self._whole = self._read_whole()
+        return self._whole
+
+    def _read_whole(self) -> bool:
+        """Whether the parts make whole codes and the text then reads (once: what makes it fail stays)."""
         if self._refused or not self._whole_codes():
             return False
         try:
@@ -324,14 +343,14 @@ def _read_code(lines: list[str]) -> TurnCode:
     by_tag: dict[str, list[_Part]] = {}
     for part in parts:
         by_tag.setdefault(part.tag, []).append(part)
-    codes: dict[str, TurnCode | CodeError] = {}
+    codes: dict[str, TurnCode | SpiteError] = {}
     for tag, its_parts in by_tag.items():
         try:
             codes[tag] = _whole(tag, its_parts)
-        except CodeError as e:
+        except (CodeError, SaveFormatError) as e:
             codes[tag] = e
     good = [c for c in codes.values() if isinstance(c, TurnCode)]
-    broken = [c for c in codes.values() if isinstance(c, CodeError)]
+    broken = [c for c in codes.values() if isinstance(c, SpiteError)]
     if broken:
         raise broken[-1]  # the last code pasted is the one most likely meant
     matches = {c.match for c in good}
@@ -384,7 +403,11 @@ def _whole(tag: str, parts: list[_Part]) -> TurnCode:
             _("turn code {tag} names no match spite makes (its 'match' is not 16 to 64 lower-case hex digits)").format(tag=tag),
             "match",
         )
-    return TurnCode(turn, total)
+    whole = TurnCode(turn, total)
+    # the save number too: it is looked up in the journal (to complete the code, to see if it was had) before the code's
+    # schema is checked, so one no match reaches (2**63 overflowed SQLite) is refused here, as the schema would refuse it
+    saves.SAVE.fields["seq"].check(whole.seq, "seq")
+    return whole
 
 
 # Why a turn code does not unpack, by PackingError.reason; {tag} is the five letters that name the code.
@@ -509,6 +532,10 @@ def unwrap(text: str) -> str:
     in_text, depth = False, 0
     i = 0
     while i < len(lines):
+        if not in_text and not lines[i].strip(" \t"):  # a blank line outside a string ends there: nothing to scan
+            out.append(lines[i])
+            i += 1
+            continue
         state: _State = (in_text, depth, 0, False, False, depth == 0 and not in_text, "")
         joined: list[str] = []  # the lines joined so far, each without the whitespace at the break
         window, at, backslashes = "", 0, 0  # the text scanned from `state` on (from `at`); backslashes ending `joined`

@@ -1,20 +1,51 @@
 """Names are plain text everywhere: never read as markup, never sent raw to the terminal, never able to fake a fingerprint.
 
-A name a player chooses may hold brackets, but no control or bidi character; a name read from a file
-(which a modified program could sign with anything the format allows) is shown escaped.
+A name a player chooses may hold brackets, but no control or bidi character; a name read from a file (which a
+modified program could sign with anything the format allows) must meet the same rule, one rule in one place
+(pbm.identity.name_fault), or the file is refused in one line, whichever way it comes (a file, a pasted turn code,
+a mail), so that no such name reaches the terminal, a mail, the replay page or --json. A name that an earlier spite
+took in before that check stays in the player's journal, their own record: it is shown escaped, never raw, and the
+match it names cannot go on.
 """
 
 from __future__ import annotations
 
+import html as htmlmod
+import json
+import mailbox
 import re
+import tomllib
 import unicodedata
+from collections.abc import Iterator
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from cli_helpers import MODULE, THINK, Player, answer, assert_refused, files, invite, make_player, needs_pty, new_file, process_env
-from hostile import resign_doc
+from cli_helpers import (
+    MODULE,
+    THINK,
+    Player,
+    answer,
+    assert_refused,
+    files,
+    invite,
+    make_player,
+    needs_pty,
+    new_file,
+    play_match,
+    process_env,
+)
+from hostile import mail_of, resign_doc, turn_of
+from hypothesis import given
+from hypothesis import strategies as st
 
+from engine.rules import G4A
 from pbm import saves
+from pbm.errors import IdentityError, SaveFormatError
+from pbm.identity import Identity, check_name, is_name, name_fault
+from pbm.saves import SaveFile
+from pbm.schema import Text
+from pbm.transport import code
 
 MARKUP = ["[/x]", "[link=https://example.org]Alice[/link]", "Alice[conceal]"]
 REFUSED = {
@@ -79,16 +110,15 @@ def test_a_name_typed_with_combining_marks_is_stored_and_shown_in_nfc(tmp_path: 
     assert f"name:        {composed}\n" in player.ok("id").stdout
 
 
-# A modified program may sign any name a file allows (no C0 control): every other invisible character at once, or markup.
-HOSTILE = ["\x9b\x85\x7f\u202e\u2067\u200b\u2028Alice", "[/x][bold]A[conceal]"]  # C1, DEL, bidi, zero width, separator
+# A modified program may sign any name a file allows: markup is a name like any other, shown as it is.
+MARKED_UP = "[/x][bold]A[conceal]"
 
 
-@pytest.mark.parametrize("name", HOSTILE, ids=["controls", "markup"])
-def test_a_hostile_name_in_a_file_is_shown_escaped_everywhere(tmp_path: Path, name: str) -> None:
-    """Alice's program (modified) signs an invitation naming her with control or bidi characters: Bob's terminal never gets them raw."""
+def test_a_name_with_markup_in_a_file_is_shown_as_it_is_everywhere(tmp_path: Path) -> None:
+    """Alice's program (modified) signs an invitation naming her with rich markup: Bob's spite never reads it as markup."""
     alice, bob, invitation = invite(tmp_path)
     hostile = tmp_path / "mail" / "hostile.toml"
-    hostile.write_bytes(resign_doc(invitation.read_bytes(), alice.identity, lambda doc: doc["players"][0].update(name=name)))
+    hostile.write_bytes(resign_doc(invitation.read_bytes(), alice.identity, lambda doc: doc["players"][0].update(name=MARKED_UP)))
     before = files(hostile.parent)
     runs = [bob.ok("verify", hostile), bob.ok("show", hostile), bob.ok("play", hostile, "--auto", "--think", THINK)]
     reply = new_file(before, hostile.parent)
@@ -96,13 +126,12 @@ def test_a_hostile_name_in_a_file_is_shown_escaped_everywhere(tmp_path: Path, na
     runs += [bob.ok("games"), bob.ok("show", reply), bob.spite("play", reply)]
     for run in runs:
         assert not raw_controls(run.output), run
-    assert "\\" in runs[0].stdout or name in runs[0].stdout  # shown escaped (or, for markup, as it is)
+    assert MARKED_UP in runs[0].stdout
 
 
 @pytest.mark.parametrize(
     "name",
     [
-        "x\u202e",  # would reverse what follows on the line
         "[conceal]",
         "Alice" + " " * 58 + ".",  # pushes the rest of a line far right
     ],
@@ -189,3 +218,189 @@ def test_the_real_fingerprint_stands_apart_from_the_name_on_the_board_in_games_a
     assert "".join(cells[head.index("opponent")] for cells in body) == "Alice"  # in its own labelled column, whole
     match = saves.read(invitation).match[:8]
     assert f"{match}  key {theirs}  " in bob.ok("games").stdout  # 100 columns: labelled, on the match's line below the table
+
+
+# --- one rule for a name chosen here and a name read from a file ---
+
+# DEL, a C1 control, a bidi override and a zero-width space at once: what issue 33 found a file could name a player.
+HIDDEN = "Al\x7fi\x9bc\u202ee\u200b"
+NOT_NAMES = {
+    **REFUSED,
+    "all four at once": HIDDEN,
+    "no-break space": "Al\u00a0ice",
+    "soft hyphen": "Al\u00adice",
+    "private use": "Al\ue000ice",
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_NAMES.values()), ids=list(NOT_NAMES))
+def test_a_name_spite_refuses_to_choose_is_no_name_in_a_file(name: str) -> None:
+    with pytest.raises(IdentityError, match="printable characters"):
+        check_name(name)
+    assert not is_name(name) and name_fault(name) == "hidden"
+    with pytest.raises(SaveFormatError, match=r"players\[0\]\.name") as refused:
+        saves.PLAYER.check({"name": name, "key": ""}, "players[0]")
+    assert not raw_controls(str(refused.value))
+
+
+@given(st.text(max_size=70))
+def test_a_name_is_refused_as_typed_exactly_when_it_is_refused_in_a_file(text: str) -> None:
+    """check_name trims and composes (NFC) what a player types, then asks the rule a file's name meets as it is."""
+    typed = unicodedata.normalize("NFC", text.strip())
+    try:
+        chosen: str | None = check_name(typed)
+    except IdentityError:
+        chosen = None
+    assert (chosen is not None) == is_name(typed)
+    assert chosen is None or chosen == typed
+
+
+def test_the_rule_says_the_same_on_every_python_spite_runs_on() -> None:
+    """A character unassigned in this Python's Unicode (Python 3.11 has Unicode 14, 3.13 has 15.1) may be a symbol in
+    another's: a name holding one is taken, chosen or read, so both sides of a match agree on it. A name in another
+    normal form than NFC (a spite of 4 December wrote names as typed) is taken from a file as it is."""
+    pink_heart = "Anna \U0001fa77"  # Unicode 15.0: unassigned in 3.11, a symbol in 3.12 and later
+    assert check_name(pink_heart) == pink_heart and is_name(pink_heart)
+    typed = unicodedata.normalize("NFD", "Nguyễn Thị Hương")
+    assert is_name(typed) and check_name(typed) == unicodedata.normalize("NFC", typed)
+
+
+def test_a_save_naming_a_player_with_hidden_characters_cannot_be_built(people: tuple[Identity, ...]) -> None:
+    """So no file spite writes, and no mail it sends (its subject and body name the save's players), holds such a name."""
+    alice = people[0]
+    with pytest.raises(SaveFormatError, match=r"players\[1\]\.name") as refused:
+        SaveFile(
+            match="00112233445566778899aabbccddeeff", seq=1, game=1, turn=0, prev="", rules=G4A,
+            players=(saves.Player("Alice", alice.public_text), saves.Player(HIDDEN, "")), score=(0, 0),
+        )  # fmt: skip
+    assert not raw_controls(str(refused.value))
+
+
+def _hidden_invitation(tmp_path: Path) -> tuple[Player, Player, Path, str]:
+    """Alice's program (modified) signs an invitation naming her HIDDEN: the file, and its turn code."""
+    alice, bob, invitation = invite(tmp_path)
+    hostile = tmp_path / "mail" / "hostile.toml"
+    hostile.write_bytes(resign_doc(invitation.read_bytes(), alice.identity, lambda doc: doc["players"][0].update(name=HIDDEN)))
+    turn = turn_of(tomllib.loads(hostile.read_text()))
+    return alice, bob, hostile, "\n\n".join(code.encode_turn(turn))
+
+
+def _home(player: Player) -> dict[str, bytes]:
+    return {str(p.relative_to(player.home)): p.read_bytes() for p in sorted(player.home.rglob("*")) if p.is_file()}
+
+
+def test_a_file_naming_a_player_with_hidden_characters_is_refused_every_way_it_comes(tmp_path: Path) -> None:
+    """As a file (play, show, show --json, verify), as a turn code pasted (play -) and in a mail (inbox, inbox --json):
+    refused in one line that shows the name escaped, and nothing of it kept (no journal entry, no file, no folder)."""
+    _, bob, hostile, text = _hidden_invitation(tmp_path)
+    maildir = tmp_path / "Maildir"
+    box = mailbox.Maildir(maildir, create=True)
+    box.add(mail_of(text, sender="alice@example.com"))  # the code in the body
+    with_file = EmailMessage()
+    with_file["From"], with_file["To"], with_file["Subject"] = "alice@example.com", "bob@example.com", "[spite 00112233] invitation"
+    with_file.set_content("attached")
+    with_file.add_attachment(hostile.read_bytes(), maintype="application", subtype="toml", filename="invitation.toml")
+    box.add(with_file.as_bytes())
+    folder, home = files(hostile.parent), _home(bob)
+    for run in (
+        bob.spite("play", hostile, "--auto", "--think", THINK),
+        bob.spite("show", hostile),
+        bob.spite("show", "--json", hostile),
+        bob.spite("verify", hostile),
+        bob.spite("play", "-", "--auto", "--think", THINK, input=text + "\n"),
+    ):
+        line = assert_refused(run, "players[0].name", "printable characters")
+        assert "\\x7f" in line and "\\x9b" in line and "\\u202e" in line and "\\u200b" in line and not raw_controls(line)
+    for run in (bob.ok("inbox", "--maildir", maildir, "--all"), bob.ok("inbox", "--maildir", maildir, "--all", "--json")):
+        assert "players[0].name" in run.output and not raw_controls(run.output), run
+    view = json.loads(bob.ok("inbox", "--maildir", maildir, "--all", "--json").stdout)
+    # the code is taken apart and refused, saying why; the attached file, which its reader refuses, is no turn found
+    assert [t["what"] for t in view["taken"]] == ["refused"] and view["matches"] == [], view
+    assert files(hostile.parent) == folder and _home(bob) == home
+    assert json.loads(bob.ok("games", "--all", "--json").stdout)["matches"] == []
+
+
+# --- a name an earlier spite took in: the player's own record, shown escaped; the match does not go on ---
+
+NAMES_OUT = [
+    ("games", "--all"),
+    ("games", "--all", "--json"),
+    ("stats",),
+    ("stats", "--json"),
+    ("record", "MATCH"),
+    ("record", "MATCH", "--json"),
+]
+
+
+@pytest.fixture(scope="module")
+def old_match(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Player, Player, Path, str]]:
+    """A whole match whose invitation named Alice HIDDEN, played as a spite that did not check names in files took it in
+    (the name rule off while it is played): Bob's journal holds the name. Alice, Bob, the mail folder, the match id."""
+    root = tmp_path_factory.mktemp("old-match")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(saves.PLAYER.fields, "name", Text())  # the check a received name had before issue 33: none here
+        alice, bob, invitation = invite(root, payoff=3, target=1)
+        key = alice.home / "identity.pem"
+        key.write_text(re.sub(r'spite-name: ".*"', lambda _: "spite-name: " + json.dumps(HIDDEN), key.read_text()))
+        invitation.unlink()
+        alice.ok("new", "--payoff", "3", "--target", "1", "-o", invitation)
+        match = saves.read(invitation).match
+        play_match(alice, bob, invitation)
+    yield alice, bob, invitation.parent, match
+
+
+@pytest.mark.parametrize("args", NAMES_OUT)
+def test_a_name_already_in_the_journal_is_shown_escaped(old_match: tuple[Player, Player, Path, str], args: tuple[str, ...]) -> None:
+    """Refusing it there would hide the player's own record (and let one file take down every listing of the home);
+    escaped, every character of it shows for what it is."""
+    _, bob, _, match = old_match
+    run = bob.ok(*(match[:8] if arg == "MATCH" else arg for arg in args))
+    assert not raw_controls(run.output), run
+
+
+def test_a_name_already_in_the_journal_is_escaped_on_the_replay_page(old_match: tuple[Player, Player, Path, str], tmp_path: Path) -> None:
+    """What the page shows: its title, and every text of the JSON its script reads (the record, the frames, the labels)."""
+    _, bob, _, match = old_match
+    page = tmp_path / "replay.html"
+    bob.ok("record", match[:8], "--html", page)
+    html = page.read_text()
+    shown = [htmlmod.unescape(re.search(r"<title>(.*?)</title>", html, re.S).group(1))]  # type: ignore[union-attr]
+    for block in re.findall(r'<script type="application/json" id="\w+">(.*?)</script>', html, re.S):
+        shown += list(_texts(json.loads(block)))
+    assert len(shown) > 1 and not [text for text in shown if raw_controls(text)]
+
+
+def _texts(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item)
+
+
+def test_an_old_file_naming_a_hidden_name_is_refused_now(old_match: tuple[Player, Player, Path, str]) -> None:
+    """The files themselves: shown or verified again, each is refused in one line, as any file with such a name is now."""
+    _, bob, folder, _ = old_match
+    for path in sorted(folder.glob("*.toml"))[:3]:
+        assert_refused(bob.spite("show", path), "players[0].name")
+        assert_refused(bob.spite("verify", path), "players[0].name")
+
+
+def test_a_match_whose_name_an_earlier_spite_took_in_does_not_go_on(tmp_path: Path) -> None:
+    """Bob took in Alice's invitation and first turn before names in files were checked: her next file names her as every
+    file of the match does, and is refused; nothing of it is kept."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(saves.PLAYER.fields, "name", Text())
+        alice, bob, invitation = invite(tmp_path, payoff=20)
+        key = alice.home / "identity.pem"
+        key.write_text(re.sub(r'spite-name: ".*"', lambda _: "spite-name: " + json.dumps(HIDDEN), key.read_text()))
+        invitation.unlink()
+        alice.ok("new", "--payoff", "20", "-o", invitation)
+        latest = answer(alice, answer(bob, invitation))
+    home = _home(bob)
+    assert_refused(bob.spite("play", latest, "--auto", "--think", THINK), "players[0].name", "printable characters")
+    assert _home(bob) == home
+    assert not raw_controls(bob.ok("games").output)

@@ -4,12 +4,16 @@ Property tests (hypothesis) over a real match: each file of it, edited as a chea
 program could and signed again, is offered to its receiver exactly as `spite play` opens it. A save-level
 edit must be refused by the save's schema, naming the field; a protocol-message edit must be refused
 with a SpiteError (one line, exit 1), by pbm/protocol/'s typed messages or its checks of what a file owes.
-Hostile texts (each once read in time in the square of its size) must be refused in one line, pasted or mailed.
-The slow campaign behind the README's fuzz figures runs the same edits and texts (benchmarks/fuzz_saves.py).
+Hostile texts (each once read in time in the square of its size, blank ones in its cube) must be refused in one
+line, pasted or mailed. The turn a turn code carries, edited the same way (numbers at the edges of 64 bits among
+the values) and signed again, must be refused pasted (`spite play -`) and through the inbox (`spite inbox`, then
+`inbox --play`). The slow campaign behind the README's fuzz figures runs the same edits and texts
+(benchmarks/fuzz_saves.py).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,12 +21,18 @@ from pathlib import Path
 import pytest
 from cli_helpers import scratch
 from hostile import (
+    BLANK_TEXTS,
+    EDGES,
     HOSTILE_TEXTS,
     Edit,
     Offer,
     Receiver,
     around,
+    attached,
     campaign,
+    code_edits,
+    coded,
+    mail_of,
     message_edits,
     play_match,
     save_edits,
@@ -102,6 +112,51 @@ def test_every_protocol_message_edit_is_refused(match: Match, data: st.DataObjec
         match.receiver.open(offer, match.edited(offer, edit))
 
 
+def _code_edits(offer: Offer) -> list[Edit]:
+    return list(code_edits(code.carried(offer.save)))
+
+
+def test_the_untouched_turn_codes_are_taken_pasted_and_through_the_inbox(match: Match) -> None:
+    """The control of the code edits: each file's own turn code reads as its turn, pasted and mailed (kept, then played)."""
+    for offer in match.offers:
+        text = "\n\n".join(code.encode(offer.save))
+        assert match.receiver.paste(offer, text.encode()).hash == offer.save.hash
+        taken, opened = match.receiver.inbox(offer, mail_of(text))
+        assert [t.what.value for t in taken] == ["kept"] and opened is not None and opened.hash == offer.save.hash
+
+
+@SETTINGS
+@given(data=st.data())
+def test_every_turn_code_edit_is_refused_pasted_and_through_the_inbox(match: Match, data: st.DataObject) -> None:
+    """The turn a code carries, each label or node of its message changed (to a number at the edges of 64 bits, among
+    others) and signed again: refused in one line pasted, and through the inbox either not kept or refused when played."""
+    offer, edit = data.draw(offered(match, _code_edits), label="edit")
+    text = coded(offer, edit)
+    with pytest.raises(SpiteError) as refused:
+        match.receiver.paste(offer, text.encode())
+    assert "\n" not in str(refused.value)
+    try:
+        taken, opened = match.receiver.inbox(offer, mail_of(text))
+    except SpiteError:
+        return  # kept, for its signature holds; refused when played
+    assert opened is None and all("\n" not in str(t.why) for t in taken), (str(edit), taken)
+
+
+@pytest.mark.parametrize("number", EDGES)
+@pytest.mark.parametrize("label", ["seq", "game", "turn", "signer"])
+def test_a_turn_code_numbered_at_the_edges_of_64_bits_is_refused_pasted_and_through_the_inbox(
+    match: Match, label: str, number: int
+) -> None:
+    """2**63 and -2**63 as the save number overflowed SQLite before the code's schema was checked (issue 33)."""
+    offer = match.offers[3]
+    edit = Edit((label,), "value", number)
+    text = coded(offer, edit)
+    with pytest.raises(SpiteError):
+        match.receiver.paste(offer, text.encode())
+    taken, opened = match.receiver.inbox(offer, mail_of(text))
+    assert opened is None and all(t.what.value == "refused" for t in taken)
+
+
 @pytest.mark.parametrize("section", ["deal", "secrets"])
 def test_a_file_that_leaves_out_what_it_owes_is_refused(match: Match, section: str) -> None:
     """A deal step, or a game's keys, left out of the file that owes them: once accepted, now refused."""
@@ -143,14 +198,34 @@ def test_a_file_re_wrapped_between_hostile_texts_reads_as_itself(match: Match, n
     assert taken == offer.save and taken.hash == offer.save.hash
 
 
+@pytest.mark.parametrize("name", BLANK_TEXTS)
+def test_blank_text_is_refused_in_time_in_proportion_to_its_size(match: Match, name: str) -> None:
+    """Blank and near-blank text at the read limit (the reader once took it in the cube of its size: hours at this size)."""
+    started = time.process_time()
+    with pytest.raises(SpiteError) as refused:
+        match.receiver.paste(match.offers[-1], BLANK_TEXTS[name](code.MAX_INPUT))
+    assert time.process_time() - started < 5 and "\n" not in str(refused.value)
+    started = time.process_time()
+    taken, opened = match.receiver.inbox(match.offers[-1], attached(BLANK_TEXTS[name](code.MAX_INPUT)))
+    assert (taken, opened) == ([], None) and time.process_time() - started < 5  # passed over: no turn in it
+
+
+def test_a_blank_attachment_is_passed_over_by_the_inbox_at_once(match: Match) -> None:
+    """A mail whose .toml attachment is 8,000 newlines: `spite inbox` was still running at 40 s (issue 33)."""
+    started = time.process_time()
+    taken, opened = match.receiver.inbox(match.offers[-1], attached(b"\n" * 8000))
+    assert (taken, opened) == ([], None) and time.process_time() - started < 2
+
+
 @pytest.mark.slow
 def test_the_fuzz_campaign_has_no_traceback_and_accepts_nothing_changed(tmp_path: Path) -> None:
-    """The README's fuzz figures, as a test: 4 x 5,000 inputs over a longer match (benchmarks/fuzz_saves.py prints them)."""
+    """The README's fuzz figures, as a test: 5,000 inputs of each kind over a longer match, 1,000 of the turn codes also
+    through the inbox (benchmarks/fuzz_saves.py prints them)."""
     with scratch(tmp_path) as root:
         offers = play_match(root, payoff=5, target=5)
         receiver = Receiver(root)
         try:
-            tallies = campaign(offers, receiver, 5000, seed=10)
+            tallies = campaign(offers, receiver, 5000, seed=10, inbox=1000)
         finally:
             receiver.close()
     for kind, tally in tallies.items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import os
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -458,3 +459,69 @@ def test_a_save_keeps_its_own_copy_of_what_it_was_given(people: tuple[Identity, 
     assert save.state == table()
     assert isinstance(save.players, tuple)
     saves.verify(saves.parse(saves.to_toml(save)), alice.public_text)
+
+
+# --- the numbers that place a save in its match: held to what a match reaches ---
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("seq", saves.MAX_SEQ + 1),
+        ("seq", 2**63),
+        ("seq", -(2**63)),
+        ("seq", 0),
+        ("game", saves.MAX_SEQ + 1),
+        ("game", 2**64),
+        ("turn", saves.MAX_TURN + 1),
+        ("turn", -(2**63)),
+    ],
+)
+def test_a_save_numbered_past_what_a_match_reaches_is_refused_naming_the_field(signed: SaveFile, field: str, value: int) -> None:
+    """Past 2**53 - 1 a number is refused anywhere (canonical JSON); below it seq, game and turn are held to MAX_SEQ and
+    MAX_TURN, before anything uses them (the journal's SQLite columns hold 2**63 - 1, no match reaches 2**48)."""
+    text = toml_text(signed)
+    old = f"\n{field} = {getattr(signed, field)}\n"
+    assert old in text
+    with pytest.raises(SaveFormatError) as info:
+        saves.parse(text.replace(old, f"\n{field} = {value}\n", 1).encode())
+    assert info.value.field == field and "\n" not in str(info.value)
+
+
+def test_the_largest_numbers_a_match_reaches_are_read(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    save = saves.sign(dataclasses.replace(signed, seq=saves.MAX_SEQ, game=saves.MAX_SEQ, turn=saves.MAX_TURN), people[0])
+    back = saves.parse(saves.to_toml(save))
+    assert (back.seq, back.game, back.turn) == (saves.MAX_SEQ, saves.MAX_SEQ, saves.MAX_TURN)
+    with pytest.raises(SaveFormatError, match="'turn'"):
+        dataclasses.replace(signed, turn=saves.MAX_TURN + 1)  # nor can spite write one past them
+
+
+def test_the_turn_limit_is_above_the_longest_game_any_file_can_carry() -> None:
+    """A game's turns all ride in its history, at 10 bytes at least a turn unpacked, and it unpacks to at most MAX_UNPACKED."""
+    shortest = len(packing.to_json([[0, "end"]])) - 1  # `[0,"end"],` in a list of many
+    assert packing.MAX_UNPACKED // shortest + 1 < saves.MAX_TURN
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" + ".a" * 100_000 + " = 1\n",  # Python's TOML reader took 46 s over this key: it copies its parts at each part
+        "[a" + ".a" * 100_000 + "]\n",
+        "x = [{a" + ".a" * 100_000 + " = 1}]\n",
+    ],
+    ids=["key", "table", "inline table"],
+)
+def test_a_key_of_many_parts_is_refused_before_the_toml_reader_takes_it(text: str) -> None:
+    data = f'format = "spite-save"\nversion = 2\n{text}'.encode()
+    started = time.process_time()
+    with pytest.raises(SaveFormatError, match=f"more than {saves.MAX_DOTS} dots"):
+        saves.parse(data)
+    assert time.process_time() - started < 0.5
+
+
+def test_the_lines_of_a_save_hold_far_fewer_dots_than_the_limit(signed: SaveFile, people: tuple[Identity, ...]) -> None:
+    """A name of 64 dots, on its line, reads: the limit is above what any line of a save holds."""
+    dotted = saves.sign(dataclasses.replace(signed, players=(Player("." * 64, people[0].public_text), signed.players[1])), people[0])
+    text = saves.to_toml(dotted)
+    assert max(line.count(b".") for line in text.split(b"\n")) == 64 < saves.MAX_DOTS
+    assert saves.parse(text) == dotted

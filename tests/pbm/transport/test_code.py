@@ -8,12 +8,13 @@ import quopri
 import random
 import re
 import textwrap
+import time
 
 import pytest
 
 from engine.rules import G4A
 from pbm import saves
-from pbm.errors import BadSignatureError, CodeError, SaveFormatError
+from pbm.errors import BadSignatureError, CodeError, SaveFormatError, SpiteError
 from pbm.identity import Identity
 from pbm.saves import Player, SaveFile, TurnRecord
 from pbm.transport import code
@@ -344,3 +345,74 @@ def test_a_paste_given_line_by_line_is_whole_at_its_last_end_line(people: tuple[
         assert said == [False] * (len(lines) - 1) + [whole]
         read = code.read(pasted.data) if whole else None
         assert read is None or (completed(read, save) if isinstance(read, TurnCode) else read).hash == save.hash
+
+
+# --- blank text: every pattern of the reader linear in its input ---
+
+# Whitespace only, or nearly (issue 33): two `\s*` under re.M took such text in cubic time, 11 s for 2,400 newlines.
+BLANK = {
+    "newlines": "\n",
+    "spaces": " ",
+    "spaces and newlines": " \n",
+    "CRLF": "\r\n",
+    "tabs, vertical tabs and form feeds": "\t\x0b\x0c\n",
+    "odd spaces and line separators": "\u00a0\u2028\u3000\n",
+    "quote marks alone": "> \n",
+}
+
+
+@pytest.mark.parametrize("end", ["", "format", "x", "A" * 39], ids=["blank", "then format", "then a word", "then 39 code characters"])
+@pytest.mark.parametrize("unit", BLANK.values(), ids=BLANK.keys())
+def test_blank_text_is_refused_at_once(unit: str, end: str) -> None:
+    """Whitespace 3,000 characters long (the old reader: 20 s and more, in the cube of its size) is refused in one line."""
+    text = (unit * (3000 // len(unit)) + end).encode()
+    started = time.process_time()
+    with pytest.raises(CodeError, match="neither a turn code") as refused:
+        code.read(text)
+    assert time.process_time() - started < 0.5
+    assert "\n" not in str(refused.value)
+
+
+def test_blank_text_takes_time_in_proportion_to_its_size() -> None:
+    """Sixteen times the text, at most about sixteen times the time (a quadratic reader would take 256 times): 20 KiB and
+    320 KiB (the read limit) of blank lines, of spaces, and of blank lines before a save's format line."""
+    for unit, end in (("\n", ""), (" ", ""), (" \n", ""), ("\n", "format = 1")):
+        times = []
+        for size in (code.MAX_INPUT // 16, code.MAX_INPUT):
+            text = (unit * ((size - len(end)) // len(unit)) + end).encode()
+            best = float("inf")
+            for _ in range(3):
+                started = time.process_time()
+                with pytest.raises(SpiteError):
+                    code.read(text)
+                best = min(best, time.process_time() - started)
+            times.append(best)
+        assert times[1] < 2.0 and times[1] < 16 * 3 * max(times[0], 0.002), (repr(unit), repr(end), times)
+
+
+def test_the_patterns_that_find_a_save_or_a_line_of_code_read_each_line_alone() -> None:
+    """What the linear patterns still find: a format line after blank lines, quoted or indented, and a line of code."""
+    for text in ("\n\n\n  format = 'x'", "\n> format = 'x'", ">   format   =", "a\n|format=", "\n\n   spite-save"):
+        assert code._SAVE_MARK.search(text), text
+    for text in ("\n\nformat", "> > format =", "\n>\n format", "xformat =", "\n \n" * 50):
+        assert not code._SAVE_MARK.search(text), text
+    assert code._CODE_LINE.search("hi\n\n   " + "A" * 40 + "  \nthere")
+    assert not code._CODE_LINE.search("hi\n" + "A" * 39 + "\n" + "A" * 39 + " x\n")
+
+
+# --- the save number: the one number of a code used before its schema is checked ---
+
+
+@pytest.mark.parametrize("seq", [0, -1, saves.MAX_SEQ + 1, 2**53, 2**63 - 1, 2**63, -(2**63), 2**64, -(2**64)])
+def test_a_code_numbered_past_what_a_match_reaches_is_refused_as_it_is_read(people: tuple[Identity, ...], seq: int) -> None:
+    """A save number at the edges of 64 bits (2**63 overflowed SQLite as the code was completed: a traceback in show, verify,
+    play - and resign --file) is refused by the reader, naming the field."""
+    turn = code.carried(turn_save(people, seq=3)) | {"seq": seq}
+    with pytest.raises(SaveFormatError, match=rf"field 'seq' should be a whole number from 1 to {saves.MAX_SEQ}") as refused:
+        code.read("\n".join(code.encode_turn(turn)).encode())
+    assert refused.value.field == "seq"
+
+
+def test_the_largest_save_number_a_match_reaches_is_read() -> None:
+    turn = {"match": "00112233445566778899aabbccddeeff", "seq": saves.MAX_SEQ, "game": 1, "turn": 1}
+    assert code.read("\n".join(code.encode_turn(turn)).encode()).seq == saves.MAX_SEQ
