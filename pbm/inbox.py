@@ -20,9 +20,10 @@ from pbm.home import ensure_private_dir, is_match_id, read_head, write_new
 from pbm.i18n import N_, _
 from pbm.identity import Identity
 from pbm.journal import Journal, MatchInfo, Status
-from pbm.saves import SaveFile
+from pbm.saves import MAX_SEQ, Player, SaveFile
 from pbm.shown import plain, shown
 from pbm.transport import code
+from pbm.transport.code import TurnCode
 
 if TYPE_CHECKING:  # the mail module brings smtplib, imaplib, ssl and email: only the mail commands pay for them
     from pbm.transport.mail import Found
@@ -32,6 +33,7 @@ OPPONENT = "your opponent"  # the name the journal keeps for an opponent no file
 
 # Why a turn found in the mail was passed over (Intake.why), and what was resigned in a match (Standing.resignations)
 _OTHER_MATCH_ID = N_("its match id is not one spite makes")
+_NO_SEQ = N_("its save number is not one spite makes")
 _NO_SIGNER = N_("it names no signer")
 _OTHERS_MATCH = N_("it is a turn of a match between two other players")
 # TRANSLATORS: {name} is the opponent's name; {seq} the number of a save in its match; {match} a match id
@@ -83,26 +85,42 @@ def match_folder(home: Path, match: str) -> Path:
 
 
 def take(found: Found, identity: Identity, journal: Journal) -> Intake:
-    """Keep the save or turn code `found` in its match's folder, unless it is a duplicate, the player's own, or not good."""
+    """Keep the save or turn code `found` in its match's folder, unless it is a duplicate, the player's own, or not good.
+
+    A turn code is completed and its signature verified as `spite play` does it before anything of it is kept: a code
+    that does not check out takes no save number and no file name that the genuine file of that turn needs.
+    """
     item = found.item
     match, seq = item.match, item.seq
     if not is_match_id(match):  # the readers refuse it first; here it would name a folder
         return Intake(Taken.REFUSED, match[:64], seq, why=Message(_OTHER_MATCH_ID))
+    if not 1 <= seq <= MAX_SEQ:  # the readers refuse it first; here it would reach the journal (never past SQLite's integers)
+        return Intake(Taken.REFUSED, match, seq, why=Message(_NO_SEQ))
     signer = item.signer if isinstance(item, SaveFile) else item.turn.get("signer")
     if type(signer) is not int or signer not in (0, 1):
         return Intake(Taken.REFUSED, match, seq, why=Message(_NO_SIGNER))
     pinned = journal.pinned(match)
     players = pinned if pinned is not None else (item.players if isinstance(item, SaveFile) else None)
-    if players is not None and players[signer].key == identity.public_text:
-        return Intake(Taken.MINE, match, seq)
-    if players is not None and players[1 - signer].key not in (identity.public_text, ""):
-        return Intake(Taken.REFUSED, match, seq, why=Message(_OTHERS_MATCH))
+    whose = _whose(players, signer, identity, match, seq)
+    if whose is not None:
+        return whose
     if isinstance(item, SaveFile):
-        refused = _refusal(item, journal)
-        if refused is not None:
-            return refused
+        save = item
+    else:
+        try:
+            save = _completed(item, identity, journal)
+        except SpiteError as e:
+            return Intake(Taken.REFUSED, match, seq, why=_why(e))
+        if players is None:  # a code that carries its players (an invitation, or its answer) of a match new here
+            players = save.players
+            whose = _whose(players, signer, identity, match, seq)
+            if whose is not None:
+                return whose
+    refused = _refusal(save, identity, journal)
+    if refused is not None:
+        return refused
     latest = journal.latest(match)
-    crossing = isinstance(item, SaveFile) and _crossing(item, journal)
+    crossing = _crossing(save, journal)
     if (latest is not None and latest.seq >= seq and not crossing) or journal.taken(match, seq) is not None:
         return Intake(Taken.DUPLICATE, match, seq)
     from pbm.transport.mail import save_name  # `take` runs only for mail found, with the mail module loaded already
@@ -122,8 +140,29 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
     return Intake(Taken.KEPT, match, seq, path)
 
 
-def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
-    """Why `save` is not kept (a duplicate, a bad signature, a fork, a key change), or None if it may be."""
+def _whose(players: tuple[Player, Player] | None, signer: int, identity: Identity, match: str, seq: int) -> Intake | None:
+    """The player's own turn (MINE), or a turn of a match between two others (REFUSED); None if it may be theirs to play."""
+    if players is None:
+        return None
+    if players[signer].key == identity.public_text:
+        return Intake(Taken.MINE, match, seq)
+    if players[1 - signer].key not in (identity.public_text, ""):
+        return Intake(Taken.REFUSED, match, seq, why=Message(_OTHERS_MATCH))
+    return None
+
+
+def _completed(turn: TurnCode, identity: Identity, journal: Journal) -> SaveFile:
+    """The save the turn code `turn` stands for (pbm.client.receive.completed), its signature verified against the key
+    pinned for its signer; SpiteError (no record to complete it with, a changed field, another key) if it is not good."""
+    from pbm.client.receive import completed  # the protocol's modules: only a turn code found in the mail needs them
+
+    save = completed(turn, identity, journal)
+    saves.verify(save, journal.key_for(save))
+    return save
+
+
+def _refusal(save: SaveFile, identity: Identity, journal: Journal) -> Intake | None:
+    """Why `save` (a file, or a code completed) is not kept (a duplicate, a bad signature, a fork, a key change), or None if it may be."""
     match, seq, name = save.match, save.seq, save.players[save.signer].name
     fork = Message(_FORK, name=name, seq=seq, match=match[:8])
     try:
@@ -153,9 +192,10 @@ def _refusal(save: SaveFile, journal: Journal) -> Intake | None:
     if kept is not None:
         try:
             first = code.read(read_head(Path(kept), code.MAX_INPUT + 1))
+            first = first if isinstance(first, SaveFile) else _completed(first, identity, journal)
         except (OSError, SpiteError):
             return None  # the kept file is gone or damaged: the duplicate check that follows still holds
-        if isinstance(first, SaveFile) and first.hash != save.hash:
+        if first.hash != save.hash:
             return Intake(Taken.REFUSED, match, seq, why=fork)
     return None
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pbm.cli.app import ToOption, UsageError, _Command, _Group, _handled, _identity, app, ask, command, session
+from pbm.cli.app import ToOption, UsageError, _Command, _Group, _handled, _identity, app, ask, command, print_json, session
 from pbm.cli.shared import _ago, _mail_named, _standing_json, is_practice, print_standings
 from pbm.errors import MailAuthError, MailError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
@@ -506,9 +506,15 @@ def inbox(
                     messages.mark_seen(message)
             if where and messages.looked is not None:
                 journal.keep_looked(where, messages.looked.validity, messages.looked.uid)
+            skipped = messages.skipped
         rows = kept.standings(identity, journal)
+    for s in skipped:  # on stderr, with --json too: a file no mail program would have put there
+        # TRANSLATORS: {file} is the name of a file in a Maildir (a folder of mail), as new/1700000000.M1P2.host; {why} says
+        # why it was not read
+        note = _("Passed over {file} in the Maildir: {why}").format(file=plain(s.key), why=say(s.why))
+        session.err.print(note, soft_wrap=True, markup=False)
     if as_json:
-        session.out.print_json(data={"taken": [_outcome_json(o) for o in outcomes], "matches": [_standing_json(r) for r in rows]})
+        print_json({"taken": [_outcome_json(o) for o in outcomes], "matches": [_standing_json(r) for r in rows]})
         return
     _report(outcomes)
     print_standings(rows, playing=play)

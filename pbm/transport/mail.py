@@ -13,6 +13,7 @@ import re
 import smtplib
 import socket
 import ssl
+import stat
 from collections.abc import Callable, Iterator
 from email import policy
 from email.message import EmailMessage, Message
@@ -21,17 +22,27 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import TypeVar
 
+import engine.text
 from engine._frozen import frozen_value
 from pbm import saves
 from pbm.errors import MailAuthError, MailConnectionError, MailError, MailTLSError, SaveFormatError
-from pbm.i18n import _, error_text, os_reason
+from pbm.i18n import N_, _, error_text, os_reason
 from pbm.mailconf import MailSettings, bare_address
 from pbm.saves import SaveFile
 from pbm.transport import code
 from pbm.transport.code import TurnCode
 
 TOML_TYPE = "application/toml"
-MAX_MESSAGE = 1024 * 1024  # a spite mail is ~20-40 KB; bigger mail (photos) is not read at all
+# The largest mail an honest spite sends, as it lies in a mailbox: the save (at most saves.MAX_BYTES) attached in base64,
+# 76 characters and CRLF for every 57 bytes; its turn code in the body (at most code.MAX_PARTS parts of code.PART_CHARS
+# characters, CRLF on each line); and within MAIL_ROOM its words (quoted-printable in any language), its headers and what
+# servers add on the way (Received, DKIM, ARC, a spam filter's report).
+MAIL_ROOM = 64 * 1024
+LARGEST_MAIL = -(-saves.MAX_BYTES // 57) * 78 + code.MAX_PARTS * (code.PART_CHARS + 2 * (code.BODY_LINES + 2)) + MAIL_ROOM
+_MIB = 1024 * 1024
+# What is read of one message at most: twice LARGEST_MAIL (~422 KiB), in whole MiB (1 MiB). Most spite mail is ~20-40 KB;
+# bigger mail (photos) is not read at all.
+MAX_MESSAGE = -(-2 * LARGEST_MAIL // _MIB) * _MIB
 T = TypeVar("T")
 
 
@@ -325,10 +336,28 @@ class Mail:
     data: bytes
 
 
+@frozen_value(slots=False)
+class Skipped:
+    """A file of a Maildir that was not read as a mail (`key`: new/… or cur/…), and why: str() the English, pbm.i18n.say()
+    the player's language."""
+
+    key: str
+    why: engine.text.Message
+
+
+# Why a file of a Maildir was not read (Skipped.why)
+_FOLDER = N_("it is a folder, not a mail")
+_SPECIAL = N_("it is not a regular file (a pipe, a device or a socket), so it is not a mail")
+_LINK_OUT = N_("it is a link that leads out of the Maildir")
+# TRANSLATORS: {reason} is the system's own words for what went wrong
+_UNREADABLE = N_("it cannot be read ({reason})")
+
+
 class Mailbox:
     """The messages to look at, and flagging as seen; never deleting. Use :func:`imap_box` or :func:`maildir_box`."""
 
     looked: Mark | None = None
+    skipped: tuple[Skipped, ...] = ()  # the files of a Maildir passed over (not mail: a folder, a pipe, a link out), once looked at
 
     def messages(self) -> Iterator[Mail]:
         raise NotImplementedError
@@ -414,9 +443,16 @@ def imap_box(settings: MailSettings, password: str, every: bool = False, mark: M
         yield _Imap(settings, server, every, mark)
 
 
+# Opening a file of a Maildir: never through a link (the link was resolved and checked first), never waiting on a pipe
+# that took the file's place meanwhile, and in binary on Windows; each flag only where the system has it.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
 class _Maildir(Mailbox):
     def __init__(self, folder: Path, every: bool) -> None:
         self.folder, self.every = folder, every
+        # where a link may lead: the Maildir, and its folders wherever they are links to
+        self.inside = tuple({Path(os.path.realpath(folder / sub)) for sub in ("", "new", "cur", "tmp")})
 
     def messages(self) -> Iterator[Mail]:
         for sub in ("new", "cur"):
@@ -426,9 +462,40 @@ class _Maildir(Mailbox):
                 seen = sub == "cur" and "S" in path.name.rpartition(":2,")[2]
                 if seen and not self.every:
                     continue
-                with contextlib.suppress(FileNotFoundError):  # taken meanwhile by a mail program
-                    if path.stat().st_size <= MAX_MESSAGE:
-                        yield Mail(f"{sub}/{path.name}", path.read_bytes())
+                key = f"{sub}/{path.name}"
+                try:
+                    data = self._read(path)
+                except FileNotFoundError:  # taken meanwhile by a mail program
+                    continue
+                except _NotMail as e:
+                    self.skipped = (*self.skipped, Skipped(key, e.why))
+                    continue
+                if data is not None:
+                    yield Mail(key, data)
+
+    def _read(self, path: Path) -> bytes | None:
+        """The bytes of the mail at `path` (a regular file, or a link to one inside the Maildir); None if it is bigger than
+        any spite mail (MAX_MESSAGE, as the IMAP box passes it over); _NotMail if it is no mail at all."""
+        try:
+            info = path.lstat()
+            if stat.S_ISLNK(info.st_mode):
+                path = Path(os.path.realpath(path))
+                if not any(path.is_relative_to(folder) for folder in self.inside):
+                    raise _NotMail(engine.text.Message(_LINK_OUT))
+            else:
+                _regular(info)  # a folder or a pipe is not even opened
+            fd = os.open(path, _OPEN_FLAGS)
+        except FileNotFoundError:
+            raise
+        except OSError as e:
+            raise _NotMail(engine.text.Message(_UNREADABLE, reason=os_reason(e))) from e
+        with open(fd, "rb") as file:  # closes `fd`
+            info = os.fstat(file.fileno())
+            _regular(info)  # what was opened, should another file have taken its place meanwhile
+            if info.st_size > MAX_MESSAGE:
+                return None
+            data = file.read(MAX_MESSAGE + 1)  # bounded, should it grow meanwhile
+        return data if len(data) <= MAX_MESSAGE else None
 
     def mark_seen(self, mail: Mail) -> None:
         """Flag seen the Maildir way: the file moves to cur/ with S among its flags (its bytes unchanged)."""
@@ -438,6 +505,22 @@ class _Maildir(Mailbox):
         if path != target:
             with contextlib.suppress(FileNotFoundError):
                 os.rename(path, target)
+
+
+class _NotMail(Exception):
+    """A file of a Maildir that is no mail to read (`why`: a folder, a pipe or a device, a link out, unreadable)."""
+
+    def __init__(self, why: engine.text.Message) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def _regular(info: os.stat_result) -> None:
+    """Nothing if `info` is a regular file's; else _NotMail saying what it is."""
+    if stat.S_ISDIR(info.st_mode):
+        raise _NotMail(engine.text.Message(_FOLDER))
+    if not stat.S_ISREG(info.st_mode):
+        raise _NotMail(engine.text.Message(_SPECIAL))
 
 
 @contextlib.contextmanager

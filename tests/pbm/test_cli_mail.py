@@ -592,3 +592,61 @@ def test_a_resignation_that_crosses_a_turn_by_mail_is_taken_in_place_of_it(pair:
     alice.ok("play", answer, "--auto", "--think", THINK, "--send")
     for m in (alice, bob):
         assert m.inbox()["matches"][0]["resigned"] in (["you resigned game 1"], ["Alice resigned game 1"])
+
+
+def forged_code(turn: dict[str, Any]) -> str:
+    """A turn code carrying `turn` as it is, every checksum of it recomputed (they are no signature): a forger's own program."""
+    import base64
+
+    from pbm.packing import deflate
+    from pbm.transport import code
+
+    raw = deflate(turn, code._ZDICT)
+    body = base64.b64encode(raw).decode("ascii").rstrip("=")
+    tag = code._base32(code.crypto_hash_sha256(raw))[:5]
+    lines = [body[i : i + code.LINE] for i in range(0, len(body), code.LINE)]
+    return "\n".join([f"BEGIN SPITE TURN {tag}", *lines, f"END SPITE TURN {tag} {code._check(tag, body)}"])
+
+
+@pytest.mark.parametrize("together", [False, True], ids=["looked-at-between", "in-one-look"])
+def test_a_forged_turn_code_before_the_genuine_file_is_refused_and_takes_no_place(
+    pair: tuple[Mailer, Mailer], servers: MailServers, together: bool
+) -> None:
+    """Mallory mails Bob, as Alice, her turn's code with its score changed, before Alice's own mail comes: refused in one
+    line, and nothing of it kept (no file, no save number taken), so Alice's file is taken and played."""
+    from pbm.transport import code
+
+    alice, bob = pair
+    genuine = intercepted(alice, bob, servers)
+    message = BytesParser(policy=policy.default).parsebytes(genuine)
+    item = code.read(message.get_body(("plain",)).get_content().encode())
+    assert isinstance(item, code.TurnCode)
+    turn = dict(item.turn)
+    turn["score"] = [turn["score"][0] + 1, turn["score"][1]]  # one field changed: the file's name stays the genuine one's
+    forged = f"From: {alice.account.address}\nSubject: {message['Subject']}\n\nmy move:\n\n{forged_code(turn)}\n"
+    before = kept_files(bob)
+    servers.deliver(bob.account, forged.encode())
+    if together:
+        servers.deliver(bob.account, genuine)  # Alice's own mail, after it in the same look
+    run = bob.ok("inbox")
+    refusal = [line for line in run.stderr.splitlines() if line.strip()]
+    assert len(refusal) == 1 and f"(save {item.seq})" in refusal[0] and "signature does not match" in refusal[0], run
+    if not together:
+        assert "0 new files" in run.stdout, run
+        assert kept_files(bob) == before  # nothing of it kept
+        view = bob.inbox()
+        assert view["taken"] == [] and waiting(view) is None  # no save number taken: nothing waits to be played
+        servers.deliver(bob.account, genuine)  # Alice's own mail comes after it
+        view = bob.inbox()
+        assert [t["what"] for t in view["taken"]] == ["kept"], view
+    else:
+        assert "1 new file from the mail." in run.stdout, run
+        view = bob.inbox()
+    assert len(kept_files(bob)) == len(before) + 1
+    file = Path(waiting(view) or "")
+    assert file.read_bytes() == next(message.iter_attachments()).get_content()  # Alice's file, as she wrote it
+    opened = bob.player.spite("inbox", "--play", input="", env=bob.env())  # nobody at the keyboard: it opens, plays nothing
+    assert f"Opening {file}" in opened.stdout and "your turn" in opened.stdout and "signature" not in opened.output, opened
+    run = bob.ok("play", file, "--auto", "--think", THINK, "--send")
+    assert f"to {alice.account.address}" in run.stdout, run
+    assert [t["what"] for t in alice.inbox()["taken"]] == ["kept"]  # the match goes on

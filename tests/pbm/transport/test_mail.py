@@ -50,7 +50,7 @@ def message(body: str, sender: str = "mallory@example.com") -> bytes:
         ({"match": "../../../../tmp/evil", "seq": 2, "signer": 1, "game": 1, "turn": 1}, "match id"),
         ({"match": MATCH, "seq": 2, "signer": True, "game": 1, "turn": 1}, "no signer"),
         ({"match": MATCH, "seq": 2, "signer": 7, "game": 1, "turn": 1}, "no signer"),
-        ({"match": MATCH, "seq": 2, "signer": 1, "game": "../x", "turn": 1}, "no game or turn"),
+        ({"match": MATCH, "seq": 2, "signer": 1, "game": "../x", "turn": 1}, "no record of"),  # nothing to verify it with
     ],
 )
 def test_a_hostile_code_is_refused_and_names_no_folder(tmp_path: Path, people: tuple[Identity, ...], turn: dict, why: str) -> None:
@@ -65,6 +65,20 @@ def test_a_hostile_code_is_refused_and_names_no_folder(tmp_path: Path, people: t
         assert outcome.what is Taken.REFUSED and why in str(outcome.why), outcome  # str(): the English, as --json gives it
         assert journal.waiting() == [] and journal.address(MATCH) is None
     assert not (tmp_path / "home" / "matches").exists()  # refused before any folder is made
+
+
+@pytest.mark.parametrize("seq", [0, -1, 2**53, 2**63 - 1, 2**63, -(2**63), 2**64])
+def test_a_code_numbered_past_what_spite_makes_is_refused_and_kept_nowhere(tmp_path: Path, people: tuple[Identity, ...], seq: int) -> None:
+    """A save number at the edges of 64 bits (and past the 2^53 - 1 of a save) is refused before the journal is asked."""
+    turn = {"match": MATCH, "seq": seq, "signer": 1, "game": 1, "turn": 1}
+    data = message(f"my move:\n\n{armored(turn)}\n")
+    found = mail.found_in(data) or [mail.Found(TurnCode(turn, 1), data, "mallory@example.com")]  # the reader may refuse it first
+    assert [f.item.seq for f in found] == [seq]
+    with Journal.open(tmp_path / "home") as journal:
+        outcome = take(found[0], people[0], journal)
+        assert outcome.what is Taken.REFUSED and outcome.seq == seq, outcome
+        assert journal.waiting() == []
+    assert not (tmp_path / "home" / "matches").exists()
 
 
 def test_broken_and_foreign_mail_holds_no_turn() -> None:
