@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What SQLite's quick check of the journal costs when a command opens it to write (pbm/journal.py, Journal.open).
+"""What SQLite's quick check of the journal costs when a command opens it to write (pbm/journal/store.py, Store.open).
 
 Plays a whole match between two bots through the same code as `spite play` (benchmarks/save_sizes.py one_game),
 then times, on the journal of the player who started it, each way of opening it: to write (with the quick check),

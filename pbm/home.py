@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import re
 import signal
@@ -17,9 +18,11 @@ from pbm.i18n import _, error_text
 from pbm.shown import shown
 
 HOME_ENV = "SPITE_HOME"
-JOURNAL_FILE = "journal.sqlite"  # pbm/journal.py; named here so that a home with a journal is known without opening it
-FAULT_ENV = "SPITE_FAULT"  # tests only: the name of a fault_point at which the process kills itself
-_TEMP = ".spite-"  # the start of every temp file spite writes beside a save: .spite-<match>-<pid>-<random>.tmp
+JOURNAL_FILE = "journal.sqlite"  # pbm/journal/store.py; named here so that a home with a journal is known without opening it
+FAULT_ENV = "SPITE_FAULT"  # tests only: the name of a fault_point at which the process kills itself (or stops: name:stop)
+_TEMP = ".spite-"  # the start of every temp file spite writes beside a save: .spite-<tag>-<machine>-<pid>-<random>.tmp
+_HELD = 1 << 30  # the byte at which a temp file's writer locks it on Windows: past its end, so no reader of it is kept out
+_TRIES = 20  # takes of a lock or temp file that another spite removed in the same instant, before giving up
 MATCH_ID = r"(?:[0-9a-f]{2}){8,32}"  # a match id (docs/save-format.md): 16 to 64 lower-case hex digits; it names files here
 _MATCH_ID = re.compile(MATCH_ID)
 
@@ -111,16 +114,16 @@ def write_new(path: Path, data: bytes, tag: str, mode: int | None = None) -> Non
     """Write `data` to `path`, which must not exist yet (FileExistsError otherwise): never a part, never over another file.
 
     A temp file named after `tag` (:func:`remove_stale` finds it) is written and synced, then linked to `path`; with
-    `mode` it gets exactly that mode, without it 0666 filtered by the umask.
+    `mode` it gets exactly that mode, without it 0666 filtered by the umask. The temp file is held (open and locked)
+    from its first instant to its last, so that no spite takes it for one that a killed spite left.
     """
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{_TEMP}{tag}-{os.getpid()}-", suffix=".tmp")
+    fd, tmp, release = _new_temp(path.parent, tag)
     try:
-        with os.fdopen(fd, "wb") as out:
-            _set_mode(out.fileno(), tmp, mode if mode is not None else 0o666 & ~_umask())
+        _set_mode(fd, tmp, mode if mode is not None else 0o666 & ~_umask())
+        with open(fd, "wb", closefd=False) as out:
             out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+        os.fsync(fd)
         fault_point("temp-written")
         try:
             os.link(tmp, path)  # unlike a rename, a link never replaces a file that appeared meanwhile
@@ -132,87 +135,201 @@ def write_new(path: Path, data: bytes, tag: str, mode: int | None = None) -> Non
                 raise
             if path.exists():
                 raise FileExistsError(errno.EEXIST, "File exists", str(path)) from e
-            os.rename(tmp, path)
+            try:
+                os.rename(tmp, path)
+            except PermissionError:  # Windows renames no file that is open: let it go first
+                release()
+                os.close(fd)
+                fd = -1
+                os.rename(tmp, path)
         fault_point("file-linked")
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        if fd >= 0:
+            _let_go(fd, tmp, release)
+        else:
+            _unlink(tmp)
     _sync_dir(path.parent)
+
+
+@functools.cache
+def machine_tag() -> str:
+    """This machine in the names of spite's temp files (8 hex digits from its host name): whether the spite writing one
+    is still at it can be told only on the machine it runs on (:func:`remove_stale`)."""
+    import hashlib
+    import platform
+
+    return hashlib.sha256(platform.node().encode("utf-8", "surrogateescape")).hexdigest()[:8]
+
+
+def _new_temp(folder: Path, tag: str) -> tuple[int, str, Callable[[], None]]:
+    """A new temp file in `folder` for `tag`, open and locked by this process (its descriptor, name, and what unlocks it)."""
+    for _attempt in range(_TRIES):
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f"{_TEMP}{tag}-{machine_tag()}-{os.getpid()}-", suffix=".tmp")
+        try:
+            release = _lock_now(fd, _HELD)
+        except OSError:  # a file system without locks: no clean-up can lock it either, so none removes it
+            return fd, tmp, _no_lock
+        if release is not None and _is_at(fd, tmp):
+            return fd, tmp, release
+        if release is not None:
+            release()
+        os.close(fd)  # a clean-up took it for a killed spite's in the instant before the lock, and removes it: another
+    raise OSError(errno.EAGAIN, "every temp file made here was removed at once", str(folder))
+
+
+def _no_lock() -> None:
+    """What unlocks a file that could not be locked."""
 
 
 def remove_stale(folder: Path, tag: str) -> list[Path]:
     """Remove the temp files :func:`write_new` left in `folder` for `tag` when it was killed; returns them.
 
-    Call it only while no other spite can be writing for `tag` (under :func:`match_lock`).
+    A temp file is removed only if it is this machine's (its name says so) and stale: no process holds it any more. One
+    that a spite is writing right now, of this spite home or another, is left to it; so is another machine's, which
+    only that machine can tell (a shared folder), and one named by a spite that did not say its machine.
     """
     gone = []
-    for tmp in Path(folder).glob(f"{_TEMP}{tag}-*.tmp"):
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+    for tmp in Path(folder).glob(f"{_TEMP}{tag}-{machine_tag()}-*.tmp"):
+        if _remove_if_stale(tmp):
             gone.append(tmp)
     return gone
+
+
+def _remove_if_stale(path: Path) -> bool:
+    """Remove the temp file at `path` if no process holds it (its writer was killed); whether it did."""
+    try:
+        fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    except PermissionError:  # a file of mode 0444 (a umask of 0222): it may still be locked to read
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError:
+            return False
+    except OSError:  # gone meanwhile
+        return False
+    try:
+        release = _lock_now(fd, _HELD)
+    except OSError:  # no locks here: nothing can tell whether its writer is still at it
+        release = None
+    if release is None:
+        os.close(fd)
+        return False
+    return _let_go(fd, path, release)
+
+
+def _let_go(fd: int, path: Path | str, release: Callable[[], None]) -> bool:
+    """Remove the file at `path`, which `fd` holds open and locked, then unlock and close it; whether it was removed.
+
+    Removed while held where the system allows it (POSIX), so that no other spite locks a file that is no longer there;
+    else (Windows) once closed, which fails while any other process has it open: then that process still needs it.
+    """
+    removed = _unlink(path)
+    release()
+    os.close(fd)
+    return removed or _unlink(path)
+
+
+def _unlink(path: Path | str) -> bool:
+    """Remove the file at `path`; False if it is gone already or cannot be removed now (open in another process, on Windows)."""
+    try:
+        os.unlink(path)
+    except OSError:
+        return False
+    return True
+
+
+def _is_at(fd: int, path: Path | str) -> bool:
+    """Whether the open file `fd` is still the one at `path` (not removed or replaced since it was opened)."""
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager
 def match_lock(home: Path, match: str) -> Iterator[None]:
     """Hold `match`'s lock in `home` while a file of it is received, played and answered; BusyError if another spite holds it.
 
+    The lock file (and the folder `locks`) is there only while held: a command refused leaves the home as it was.
     HomeError for a `match` that is not a match id: it names the lock file (the readers refuse such an id first).
     """
     if not is_match_id(match):
         # TRANSLATORS: {match} is the text given as a match id, in quotes.
         not_id = _("{match} is not a match id (16 to 64 lower-case hex digits): no file is named after it")
         raise HomeError(not_id.format(match=shown(match)))
+    folder = Path(home) / "locks"
+    path = folder / f"{match}.lock"
+    fd, release = _take_lock(Path(home), path, match)
     try:
-        folder = ensure_private_dir(Path(home) / "locks")
-        fd = os.open(folder / f"{match}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError as e:
-        raise home_error(home, e) from e
-    try:
-        release = _lock_now(fd)
-        if release is None:
-            busy = _(
-                # TRANSLATORS: {match} is the start of a match's id (8 hex digits).
-                "another spite is answering a file of match {match} right now (in another window?): let it finish, then run this again"
-            )
-            raise BusyError(busy.format(match=match[:8]))
-        try:
-            yield
-        finally:
-            release()
+        yield
     finally:
-        os.close(fd)  # closing the file releases the lock, even if the process is killed
+        _let_go(fd, path, release)
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # the last lock let go (another spite's lock keeps the folder)
 
 
-def _lock_now(fd: int) -> Callable[[], None] | None:
+def _take_lock(home: Path, path: Path, match: str) -> tuple[int, Callable[[], None]]:
+    """The lock file at `path` (made if missing) open and locked by this process, and what unlocks it; BusyError if another
+    spite holds it. A lock file removed by the spite that let it go, as this one opened it, is made again."""
+    for _attempt in range(_TRIES):
+        try:
+            ensure_private_dir(path.parent)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            continue  # the folder was removed by a spite letting go of the last lock in that instant: make it again
+        except OSError as e:
+            raise home_error(home, e) from e
+        try:
+            release = _lock_now(fd)
+        except OSError as e:
+            os.close(fd)
+            raise home_error(home, e) from e
+        if release is None:
+            os.close(fd)
+            break
+        if _is_at(fd, path):
+            return fd, release
+        release()
+        os.close(fd)
+    busy = _(
+        # TRANSLATORS: {match} is the start of a match's id (8 hex digits).
+        "another spite is answering a file of match {match} right now (in another window?): let it finish, then run this again"
+    )
+    raise BusyError(busy.format(match=match[:8]))
+
+
+def _lock_now(fd: int, at: int = 0) -> Callable[[], None] | None:
     """Lock the open file `fd` without waiting and return what unlocks it; None if another process holds the lock.
 
-    fcntl.flock where there is fcntl, else msvcrt.locking of its first byte (Windows): each imported only here.
+    fcntl.flock (the whole file) where there is fcntl, else msvcrt.locking of its byte `at` (Windows): each imported only
+    here. Closing the file, or the end of the process however it ends, releases the lock too.
     """
     try:
         import fcntl
     except ImportError:
         import msvcrt  # Windows: a byte-range lock, held by this handle, which the system releases when the process ends
 
-        os.lseek(fd, 0, os.SEEK_SET)
+        os.lseek(fd, at, os.SEEK_SET)
         try:
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
         except OSError as e:
             if e.errno in (errno.EACCES, errno.EDEADLOCK):
                 return None
             raise
+        finally:
+            os.lseek(fd, 0, os.SEEK_SET)
 
         def unlock() -> None:
             with contextlib.suppress(OSError):  # released at close anyway
-                os.lseek(fd, 0, os.SEEK_SET)
+                os.lseek(fd, at, os.SEEK_SET)
                 msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+                os.lseek(fd, 0, os.SEEK_SET)
 
         return unlock
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return None
-    return lambda: None  # closing the file releases it
+    return _no_lock  # closing the file releases it
 
 
 def home_error(home: Path, error: BaseException) -> HomeError | BusyError:
@@ -242,9 +359,19 @@ def home_error(home: Path, error: BaseException) -> HomeError | BusyError:
 
 
 def fault_point(name: str) -> None:
-    """Where a test may crash spite (SPITE_FAULT=`name`): the process kills itself here as a power cut or kill -9 would."""
-    if os.environ.get(FAULT_ENV) == name:
-        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows: SIGTERM is TerminateProcess, as abrupt
+    """Where a test may crash spite (SPITE_FAULT=`name`): the process kills itself here as a power cut or kill -9 would.
+
+    With SPITE_FAULT=`name`:stop it stops itself there instead (SIGSTOP, POSIX only), for a test to act while it is inside.
+    """
+    point, _colon, how = os.environ.get(FAULT_ENV, "").partition(":")
+    if point != name:
+        return
+    if how == "stop":
+        stop = getattr(signal, "SIGSTOP", None)
+        if stop is not None:
+            os.kill(os.getpid(), stop)
+        return
+    os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows: SIGTERM is TerminateProcess, as abrupt
 
 
 def _sync_dir(folder: Path) -> None:

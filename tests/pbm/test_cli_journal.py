@@ -4,6 +4,7 @@ written and how to go on, for every command and listing; and a damage no command
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -48,12 +49,22 @@ def a_folder(journal: Path) -> None:
     journal.mkdir()
 
 
+def an_index_name_hit(journal: Path) -> None:
+    """One byte of an index's name on the schema page changed: SQLite's own error names it, in bytes that are not UTF-8."""
+    data = bytearray(journal.read_bytes())
+    _, size = _page(journal, "saves")
+    at = data.index(b"saves_by_match", 0, size)  # the first page holds the schema
+    data[at + 2] = 0xFF
+    journal.write_bytes(bytes(data))
+
+
 DAMAGES: dict[str, tuple[Callable[[Path], None], str]] = {
     "pages": (every_page_hit, "is damaged ("),
     "lost-table": (lost_table, "has lost its table saves"),
     "empty": (emptied, "is empty (0 bytes)"),
     "not-a-journal": (not_a_journal, "is damaged (file is not a database)"),
     "folder": (a_folder, "is a folder, not a file"),
+    "index-name": (an_index_name_hit, "is damaged (malformed database schema (sa\ufffdes_by_"),
 }
 
 
@@ -80,6 +91,36 @@ def test_a_damaged_journal_is_one_line_for_every_command_and_nothing_is_written(
         assert "Continuing elsewhere" in line, line
         assert (journal.read_bytes() if journal.is_file() else None) == kept, args
         assert files(mail.folder) == before, args
+
+
+# Issue 33, item 5: a value the journal kept, changed on the disk (a byte of it, or of its record's header): by what
+# changes it, and what the line says of it. A text that is not UTF-8 (a name, a path, a side), a side that is no longer
+# JSON, a number that became text.
+DAMAGED_VALUES = {
+    "name": ("UPDATE matches SET name0 = CAST(X'416c6963ff' AS TEXT)", "(could not decode to utf-8 column"),
+    "path": ("UPDATE saves SET path = CAST(X'2f6d61696cff' AS TEXT)", "(could not decode to utf-8 column"),
+    "side": ("UPDATE seats SET data = CAST(X'7b22ff' AS TEXT)", "(could not decode to utf-8 column"),
+    "side-json": ("UPDATE seats SET data = '[' || data", "(the side kept after save 2 of match"),
+    "number": ("UPDATE saves SET signer = 'x'", "(a value of another type than spite keeps there)"),
+}
+READS_NO_SIDE = {"games"}  # the list of matches reads no side
+
+
+@pytest.mark.parametrize("value", sorted(DAMAGED_VALUES))
+def test_a_damaged_value_in_the_journal_is_the_damaged_journal_line(mail: Mail, value: str) -> None:
+    change, what = DAMAGED_VALUES[value]
+    journal = mail.bob.home / "journal.sqlite"
+    with contextlib.closing(sqlite3.connect(journal)) as db, db:
+        assert db.execute(change).rowcount > 0
+    kept, before = journal.read_bytes(), files(mail.folder)
+    for args in [("show", mail.latest), ("verify", mail.latest), ("play", mail.latest, "--auto", "--think", THINK), ("games",)]:
+        run = mail.bob.spite(*args)
+        if value.startswith("side") and args[0] in READS_NO_SIDE:
+            assert run.exit_code == 0, run
+            continue
+        line = assert_refused(run, f"your journal {journal} is damaged {what}", "nothing was written")
+        assert "Move it aside" in line, line
+        assert journal.read_bytes() == kept and files(mail.folder) == before, args
 
 
 def test_a_damage_no_command_would_read_is_noticed_when_the_journal_is_opened(mail: Mail) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import stat
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,13 @@ MATCH = "feedfacecafebeef0011223344556677"
 def journal(tmp_path: Path) -> Journal:
     with Journal.open(tmp_path) as j:
         yield j
+
+
+def made(home: Path) -> None:
+    """A journal in `home` with nothing but a mailbox looked at: a write makes the file (opening it makes none)."""
+    with Journal.open(home) as journal:
+        journal.keep_looked("INBOX", "1", 0)
+    assert (home / "journal.sqlite").is_file()
 
 
 def save_after(prev: SaveFile | None, by: Identity, people: tuple[Identity, ...], *, moves: str = "Q-s1", **changes: object) -> SaveFile:
@@ -188,6 +196,23 @@ def test_journal_persists_and_refuses_a_damaged_file(tmp_path: Path, people: tup
         Journal.open(tmp_path)
 
 
+def test_a_journal_is_made_by_its_first_write_not_by_opening_it(tmp_path: Path, people: tuple[Identity, ...]) -> None:
+    """Issue 33, item 12: a command that records nothing (a refusal) leaves no journal behind; the first write makes it,
+    whole and private, or uses the one another spite made meanwhile."""
+    home = tmp_path / "home"
+    first = save_after(None, people[0], people)
+    with Journal.open(home) as journal:
+        assert journal.matches() == [] and journal.check(first).status is Status.NEW_MATCH
+        assert not home.exists()
+        with Journal.open(home) as other:  # another spite, opened at the same time, writes first
+            other.keep_address(MATCH, "bob@example.com")
+        journal.record(first, tmp_path / "a.toml")
+    assert stat.S_IMODE((home / "journal.sqlite").stat().st_mode) == 0o600 and stat.S_IMODE(home.stat().st_mode) == 0o700
+    assert sorted(p.name for p in home.iterdir()) == ["journal.sqlite"]  # no temp file left
+    with Journal.open(home, write=False) as journal:
+        assert journal.latest(MATCH).hash == first.hash and journal.address(MATCH) == "bob@example.com"
+
+
 def test_two_players_two_journals_a_whole_exchange(tmp_path: Path, people: tuple[Identity, ...]) -> None:
     """Alice and Bob each keep a journal; every file goes through parse, verify against the pinned key, check, record."""
     alice, _, mallory = people
@@ -239,8 +264,7 @@ def test_a_version_3_journal_gains_the_unwritten_table_and_an_invitation_stays_u
     import sqlite3
 
     first = save_after(None, people[0], people)
-    with Journal.open(tmp_path):
-        pass
+    made(tmp_path)
     db = sqlite3.connect(tmp_path / "journal.sqlite")
     with db:
         db.execute("DROP TABLE unwritten")
@@ -313,8 +337,7 @@ def test_a_version_4_journal_gains_the_resignation_tables_and_keeps_its_saves(tm
 def test_a_version_4_journal_gains_the_proofs_table_and_remembers_checked_proofs_by_match(tmp_path: Path) -> None:
     import sqlite3
 
-    with Journal.open(tmp_path):
-        pass
+    made(tmp_path)
     db = sqlite3.connect(tmp_path / "journal.sqlite")
     with db:
         db.execute("DROP TABLE proofs")
