@@ -7,187 +7,55 @@ receiver's :meth:`Party.receive` checks every point and proof at once and return
 which the receiver applies to its own state with its Party as dealer, then calls
 :meth:`Party.settle`. :class:`pbm.protocol.seat.Seat` runs that loop.
 
-The Party keeps the state (its record of the game, its keys, the deal under way, its outbox) and
-makes its own turns; it holds the collaborators that check a received turn
+The Party is a :class:`~pbm.protocol.partystate.PartyState` (its record of the game, its keys, the deal
+under way, its outbox, and the facts read from them; pbm/protocol/partystate.py saves and restores it)
+that answers the engine and takes messages in and out, in order. It holds the collaborators that make
+its own turn (:class:`~pbm.protocol.outgoing.TurnMaking`), check a received message
 (:class:`~pbm.protocol.incoming.TurnChecks`) and make and check the deal
-(:class:`~pbm.protocol.dealsteps.DealSteps`); pbm/protocol/partystate.py saves and restores it.
+(:class:`~pbm.protocol.dealsteps.DealSteps`); each takes the PartyState, and none imports this module.
 """
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from collections.abc import Callable
-from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from typing import Any, Self
 
 from engine.cards import Card
 from engine.dealer import Deal, DealerError, Draw
-from engine.game import Match, Outcome
+from engine.game import Outcome
 from engine.game import resign as resigned_state
 from engine.moves import Move
 from engine.rules import G4A, Ruleset
 from engine.state import GameState, Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.i18n import _, ngettext, pgettext
-from pbm.protocol import group, partystate, proofs, shuffle
+from pbm.protocol import group, partystate
 from pbm.protocol.audit import audit_game
 from pbm.protocol.dealsteps import DealSteps, starter_of
-from pbm.protocol.deck import SEED_SIZE, SYSTEM_RNG, GameRecord, HandCard, PoolRecord, epoch_key, shuffled
-from pbm.protocol.group import Point, Rng, Scalar
-from pbm.protocol.incoming import MERGE_LAYER, MERGED_STOCK, STOCK_SHUFFLE, CheckedEnd, TurnChecks, pool_name
-from pbm.protocol.messages import (
-    READS,
-    VERSION,
-    Deal1,
-    Deal3,
-    DrawReservation,
-    End,
-    Locked,
-    Merge,
-    Message,
-    Resign,
-    Reveal,
-    RevealKind,
-    Secrets,
-    Shuffle,
-    Turn,
-    parse_message,
-)
+from pbm.protocol.deck import SYSTEM_RNG, PoolRecord
+from pbm.protocol.group import Rng, Scalar
+from pbm.protocol.incoming import TurnChecks
+from pbm.protocol.messages import VERSION, Deal1, Deal3, Message, Resign, RevealKind, Secrets, Turn, parse_message
 from pbm.protocol.messages import Deal as DealStep
-from pbm.protocol.partystate import Dealing, Outbox
-from pbm.protocol.proofs import Context
-from pbm.protocol.shuffle import ShuffleContext
+from pbm.protocol.outgoing import TurnMaking
+from pbm.protocol.partystate import Outbox, PartyState, Staged
 
 __all__ = ["VERSION", "Party", "starter_of"]
 
 
-@dataclass(slots=True)
-class _Staged:
-    """What a received turn told this party, checked, waiting for the engine's dealer calls."""
-
-    reveals: list[tuple[RevealKind, int, int]] = field(default_factory=list)  # (kind, hand slot or -1, card index)
-    end: CheckedEnd | None = None
-    consumed_end: bool = False
-    ends_game: bool = False  # the turn ends its game, as the protocol reckons it on receipt
-    message: Message | None = None
-
-
-@dataclass(slots=True)
-class Snapshot:
-    """What a message can change, as :meth:`Party.snapshot` took it."""
-
-    game: GameRecord | None
-    dealing: Dealing | None
-    outbox: Outbox
-    keys: dict[int, list[Scalar]]
-    seeds: dict[int, bytes]
-    theirs: dict[int, list[Scalar]]
-    deal_ready: bool
-    seq: int
-    record: Match
-    sent_secrets: set[int]
-    their_version: int
-
-
-class Party:
+class Party(PartyState):
     """One player's side of the protocol: its secrets, its record of the game, and the Dealer for its own engine.
 
-    It holds `checks` (a received turn's checks) and `deals` (the deal's steps); the underscored helpers under
-    *facts* are theirs too (and what a test's modified party overrides).
+    It holds `making` (my own turn, proven), `checks` (a received message's checks) and `deals` (the deal's steps); the
+    underscored facts of its PartyState are theirs too. A test's modified party overrides those facts, or puts a
+    modified collaborator in their place.
     """
 
     def __init__(self, me: int, match: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> None:
-        if me not in (0, 1):
-            raise ValueError("a player is 0 (who created the match) or 1")
-        if len(match) != 16:
-            raise ValueError("a match id is 16 bytes")
-        self.me = me
-        self.match = match
-        self.ruleset = ruleset
-        self.rng: Rng = rng or SYSTEM_RNG
-        self.seq = 0  # messages of the match so far
-        self.record = Match(ruleset)
-        self.game: GameRecord | None = None
-        self.dealing: Dealing | None = None  # the next game's deal while it is under way
-        self.keys: dict[int, list[Scalar]] = {}  # my secret scalars, by game
-        self.seeds: dict[int, bytes] = {}  # the seed each game's scalars derive from (pbm.protocol.deck.epoch_key)
-        self.theirs: dict[int, list[Scalar]] = {}  # the opponent's revealed scalars, by game
-        self.sent_secrets: set[int] = set()
-        self.their_version = READS[0]  # the protocol version of the other's latest message: none older is taken after it
-        self.outbox = Outbox()
-        self._staged = _Staged()
-        self._deal_ready = False
-        # only looked at (spite show, verify): every check runs, but no answer is made (a deal step's shuffle or strips),
-        # so the party cannot send nor be saved (the opponent's points of a deal it answered are not stripped)
-        self.looking = False
+        super().__init__(me, match, ruleset, rng or SYSTEM_RNG)
+        self.making = TurnMaking(self)
         self.checks = TurnChecks(self)
         self.deals = DealSteps(self)
-
-    # --- facts ---
-
-    @property
-    def other(self) -> int:
-        return 1 - self.me
-
-    @property
-    def deal_ready(self) -> bool:
-        """Whether a new game is dealt and waits for the engine's :meth:`deal`."""
-        return self._deal_ready
-
-    def _table(self, game: int) -> dict[Point, int]:
-        return group.card_table(self.match, game, self.ruleset.deck_size)
-
-    def _ctx(self, turn: int, slot: str, game: int | None = None) -> Context:
-        """The context of a proof I make now: it travels in my next message, of the current protocol version."""
-        return Context(self.match, game if game is not None else self._g().number, turn, slot, VERSION)
-
-    def _their_ctx(self, turn: int, slot: str, game: int | None = None) -> Context:
-        """The context of a proof in the message under check: checked by the rules of that message's protocol version."""
-        msg = self._staged.message
-        return dataclasses.replace(self._ctx(turn, slot, game), version=msg.version if msg is not None else VERSION)
-
-    def _sctx(self, turn: int, name: str, seq: int, game: int | None = None) -> ShuffleContext:
-        return ShuffleContext(self.match, game if game is not None else self._g().number, turn, seq, name)
-
-    def _g(self) -> GameRecord:
-        if self.game is None:
-            raise ProtocolError(_("no game has been dealt yet"))
-        return self.game
-
-    def _my_key(self, epoch: int) -> Scalar:
-        return self.keys[self._g().number][epoch]
-
-    def _new_key(self, game: int) -> tuple[int, Scalar, Point]:
-        """A fresh secret scalar for `game`: its epoch number, the scalar and its public key."""
-        if game not in self.seeds:
-            self.seeds[game] = self.rng(SEED_SIZE)
-        keys = self.keys.setdefault(game, [])
-        keys.append(epoch_key(self.seeds[game], game, len(keys)))
-        return len(keys) - 1, keys[-1], group.base(keys[-1])
-
-    def _check_new(self, card: int, what: str, extra: AbstractSet[int] = frozenset()) -> None:
-        """A card that turns up or is drawn must not be face up already, nor in my hand."""
-        g = self._g()
-        mine = {h.card for h in g.hands[self.me]}
-        if card in g.face_up or card in mine or card in extra:
-            # TRANSLATORS: {what} names a card that turned up, e.g. "the reveal of hand card 2 of player 1"; {card} is a card, e.g. 7h
-            text = _("game {game}, turn {turn}: {what} is {card}, a card already in play elsewhere")
-            raise CardError(text.format(game=g.number, turn=g.turn, what=what, card=Card.from_index(card)))
-
-    def _known(self, hand: HandCard) -> Card:
-        """One of my own hand cards, which I know."""
-        if hand.card is None:
-            raise ProtocolError(_("game {game}: a card of your hand is not known").format(game=self._g().number))
-        return Card.from_index(hand.card)
-
-    def _decode(self, pt: Point, what: str, game: int | None = None) -> int:
-        index = self._table(game or self._g().number).get(pt)
-        if index is None:
-            # TRANSLATORS: {what} names a card that turned up, e.g. "turn 5: your draw 2": it decodes to no card of the deck
-            raise CardError(_("{what} is no card").format(what=what))
-        return index
 
     # --- the Dealer ---
 
@@ -222,12 +90,7 @@ class Party:
     def turn_up(self, player: int) -> Card:
         g = self._g()
         if player == self.me:
-            layered = g.piles[player].pop()
-            slot = proofs.PAYOFF_SLOT.format(n=len(g.piles[player]) + 1, player=player + 1)
-            card_pt, proof = proofs.strip(self._ctx(g.turn, slot), self._my_key(0), g.keys[player][0], layered, self.rng)
-            index = self._decode(card_pt, _("game {game}, turn {turn}: your next pay-off card").format(game=g.number, turn=g.turn))
-            self._check_new(index, _("your next pay-off card"))
-            self.outbox.reveals.append(Reveal("payoff", None, card_pt, proof))
+            index = self.making.turn_up()
         else:
             _kind, _slot, index = self._next_staged("payoff")
             g.piles[player].pop()
@@ -235,19 +98,9 @@ class Party:
         return Card.from_index(index)
 
     def show(self, player: int, rank: int, card: Card | None) -> Card:
-        g = self._g()
         if player == self.me:
-            if card is None:
-                raise DealerError("the engine must name which of my own cards it plays")
-            slot = next((i for i, h in enumerate(g.hands[player]) if h.card == card.index), None)
-            if slot is None:
-                raise DealerError(f"{card} is not in this player's hand")
-            entry = g.hands[player].pop(slot)
-            ctx = self._ctx(g.turn, proofs.HAND_SLOT.format(n=slot + 1, player=player + 1))
-            card_pt, proof = proofs.strip(ctx, self._my_key(entry.epoch), g.keys[player][entry.epoch], entry.point, self.rng)
-            self.outbox.reveals.append(Reveal("hand", slot, card_pt, proof))
-            g.face_up.add(card.index)
-            return card
+            return self.making.show(card)
+        g = self._g()
         __, slot, index = self._next_staged("hand")
         shown = Card.from_index(index)
         if shown.rank != rank:
@@ -281,84 +134,7 @@ class Party:
             raise DealerError(f"turn {turn}: the pools to merge are not those completed last turn")
         if player == self.me:
             return self._receive_end(turn, completed, count)
-        return self._make_end(turn, completed, count)
-
-    def _make_end(self, turn: int, completed: tuple[Pool, ...], count: int) -> Draw:
-        """My end of turn: shuffle the stock if I must, reserve the other's draw, merge the pools, layer the new ones, with proofs."""
-        g, me, other = self._g(), self.me, self.other
-        seq = self.seq + 1  # the message this end of turn travels in
-        shuffle_msg: Shuffle | None = None
-        merge_msg: Merge | None = None
-        draw_msg: DrawReservation | None = None
-        owes = not g.shuffled[me]
-        at_random = owes and bool(g.pools)  # a merge follows at once and shuffles everything
-        if owes and not g.pools:
-            shuffle_msg = self._rekey(g.stock, turn, seq, STOCK_SHUFFLE)
-            g.shuffled[me], g.last_shuffle = True, [me, turn]
-        if count > len(g.stock):
-            raise DealerError(f"turn {turn}: {count} cards are due from a stock of {len(g.stock)}")
-        if count:
-            # drawing at random places stands in for the shuffle I owe when the merge shuffles everything at once
-            positions = shuffled(self.rng, list(range(len(g.stock))))[:count] if at_random else list(range(count))
-            k_cur = self._my_key(g.stock_epoch[me])
-            pub = g.keys[me][g.stock_epoch[me]]
-            drawn: list[Point] = []
-            prfs: list[bytes] = []
-            for i, pos in enumerate(positions):
-                ctx = self._ctx(turn, proofs.DRAW_SLOT.format(n=i + 1, player=other + 1))
-                pt, proof = proofs.strip(ctx, k_cur, pub, g.stock[-1 - pos], self.rng)
-                drawn.append(pt)
-                prfs.append(proof)
-                g.hands[other].append(HandCard(pt, g.stock_epoch[other]))
-            taken = {len(g.stock) - 1 - pos for pos in positions}
-            g.stock = [p for i, p in enumerate(g.stock) if i not in taken]
-            draw_msg = DrawReservation(tuple(drawn), tuple(prfs), tuple(positions) if at_random else ())
-        if g.pools:
-            k_cur, pub = self._my_key(g.stock_epoch[me]), g.keys[me][g.stock_epoch[me]]
-            pool_points = [p for pool in g.pools for p in pool.points]
-            layered = group.layer(k_cur, pool_points)
-            layer_proof = proofs.prove_batch(self._ctx(turn, MERGE_LAYER), k_cur, pub, pool_points, layered, self.rng)
-            sizes = [len(pool.points) for pool in g.pools]
-            groups = tuple(tuple(layered[sum(sizes[:i]) : sum(sizes[: i + 1])]) for i in range(len(sizes)))
-            merged = self._rekey(g.stock + layered, turn, seq, MERGED_STOCK)
-            g.shuffled, g.last_shuffle = [False, False], [me, turn]
-            g.shuffled[me] = True
-            for recycled in g.pools:
-                g.face_up.difference_update(recycled.cards)
-            g.pools = []
-            merge_msg = Merge(groups, layer_proof, merged)
-        pools: list[Locked] = []
-        if completed:
-            k_cur, pub = self._my_key(g.stock_epoch[me]), g.keys[me][g.stock_epoch[me]]
-            for n, pool in enumerate(completed):
-                cards = [c.index for c in pool.cards]
-                pts, proof = self._lock_pool(g.number, cards, k_cur, pub, self._ctx(turn, pool_name(n)))
-                g.pools.append(PoolRecord(turn, cards, pts, me, g.stock_epoch[me]))
-                pools.append(Locked(pub, tuple(pts), proof))
-        self.outbox.end, self.outbox.end_turn = End(shuffle_msg, draw_msg, merge_msg, tuple(pools)), turn
-        g.turn += 1
-        return Draw((), unseen=count)
-
-    def _rekey(self, points: list[Point], turn: int, seq: int, name: str) -> Shuffle:
-        """Move my layer on `points` to a fresh stock key and shuffle them, with the proof; they become the stock."""
-        g, me = self._g(), self.me
-        old = g.keys[me][g.stock_epoch[me]]
-        factor_from = self._my_key(g.stock_epoch[me])
-        epoch, k, pub = self._new_key(g.number)
-        stock, proof = shuffle.shuffle(self._sctx(turn, name, seq), group.ratio(k, factor_from), old, pub, points, self.rng)
-        g.stock = stock
-        g.keys[me].append(pub)
-        g.stock_epoch[me] = epoch
-        return Shuffle(pub, tuple(stock), proof)
-
-    def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Context) -> tuple[list[Point], bytes]:
-        """A completed center stack's public cards under my layer `k`, in the stack's order, with one batched proof.
-
-        No shuffle: both players know which card each point is, and the merge shuffles them before anyone draws one.
-        """
-        encodings = [group.card_point(self.match, game, c) for c in cards]
-        locked = group.layer(k, encodings)
-        return locked, proofs.prove_batch(ctx, k, pub, encodings, locked, self.rng)
+        return self.making.end(turn, completed, count)
 
     def _receive_end(self, turn: int, completed: tuple[Pool, ...], count: int) -> Draw:
         """The other's end of turn, checked at receipt: take it in and read my draw."""
@@ -517,32 +293,9 @@ class Party:
             self.rollback(saved)
             raise
 
-    def snapshot(self) -> Snapshot:
-        """What a message can change, to put back with :meth:`rollback` if it is refused."""
-        return Snapshot(
-            copy.deepcopy(self.game),
-            copy.deepcopy(self.dealing),
-            dataclasses.replace(self.outbox, reveals=list(self.outbox.reveals)),  # the rest of it is frozen
-            {g: list(k) for g, k in self.keys.items()},
-            dict(self.seeds),
-            dict(self.theirs),
-            self._deal_ready,
-            self.seq,
-            self.record,
-            set(self.sent_secrets),
-            self.their_version,
-        )
-
-    def rollback(self, saved: Snapshot) -> None:
-        """Put back what :meth:`snapshot` took, and forget what the refused message staged."""
-        self.game, self.dealing, self.outbox, self.keys, self.seeds = saved.game, saved.dealing, saved.outbox, saved.keys, saved.seeds
-        self.theirs, self._deal_ready, self.seq, self.record = saved.theirs, saved.deal_ready, saved.seq, saved.record
-        self.sent_secrets, self.their_version = saved.sent_secrets, saved.their_version
-        self._staged = _Staged()
-
     def _receive(self, msg: Message) -> list[Move]:
-        self._staged = _Staged(message=msg)
-        self._check_owed(msg)
+        self._staged = Staged(message=msg)
+        self.checks.check_owed(msg)
         deal = msg.deal
         moves: list[Move] = []
         if isinstance(deal, Deal3):
@@ -551,7 +304,7 @@ class Party:
         if msg.turn is not None:
             moves = self.checks.on_turn(msg.turn, msg.seq)
         if msg.resign is not None:
-            self._on_resign(msg)
+            self.checks.on_resign(msg)
         if isinstance(deal, Deal1):
             self.deals.check_deal1(deal, msg)
             deal = None  # answered by receive() once the whole message checked out
@@ -564,67 +317,9 @@ class Party:
         self.seq = msg.seq
         return moves
 
-    def _on_resign(self, msg: Message) -> None:
-        """Check the other player's resignation: of the game under way, without a turn, with their keys of it."""
-        r, g = msg.resign, self.game
-        assert r is not None
-        if msg.turn is not None:
-            raise ProtocolError(_("message {seq} resigns game {game} and plays a turn in it as well").format(seq=msg.seq, game=r.game))
-        if g is None or r.game != g.number or g.over:
-            if g is None:
-                text = _("the message resigns game {game}, but no game is under way")
-            elif g.over:
-                text = _("the message resigns game {game}, but game {number} is over")
-            else:
-                text = _("the message resigns game {game}, but game {number} is under way")
-            raise StaleMessageError(text.format(game=r.game, number=g.number if g is not None else 0))
-        if msg.secrets is None or msg.secrets.game != g.number:
-            # TRANSLATORS: the audit: the check, once a game is over, that every card was dealt fairly, with both players' keys
-            text = _("the message resigns game {game} but leaves out its sender's keys of it, for the audit")
-            raise ProtocolError(text.format(game=g.number))
-        self._staged.ends_game = True
-
-    def _check_owed(self, msg: Message) -> None:
-        """Refuse a message that leaves out what the other player owes now: a deal step due, or the keys of a game that is over."""
-        if msg.deal is None and msg.turn is None and msg.secrets is None:
-            raise ProtocolError(_("message {seq} carries nothing: no deal step, no turn, no keys").format(seq=msg.seq))
-        d, g = self.dealing, self.game
-        awaiting = d is not None and ((d.step == 1 and d.first == self.me) or (d.step == 2 and d.first == self.other))
-        if d is not None and awaiting and msg.deal is None:
-            raise ProtocolError(
-                _("game {game}: the message leaves out deal step {step}, which is due").format(game=d.game, step=d.step + 1)
-            )
-        if g is not None and g.over and not g.audited and g.number not in self.theirs and msg.secrets is None:
-            text = _("game {game} is over, but the message leaves out the other player's keys for its audit")
-            raise ProtocolError(text.format(game=g.number))
-        if g is not None and g.over and msg.secrets is not None and d is None and msg.deal is None:
-            self._check_next_deal(g.number, self.record)
-
-    def _check_next_deal(self, number: int, record: Match) -> None:
-        """The keys of a game come with the first step of the next game's deal when their sender starts it and the match goes on."""
-        if not record.is_over and starter_of(number + 1) == self.other:
-            text = _("the message leaves out the first step of game {next}'s deal, which is due with the keys of game {game}")
-            raise ProtocolError(text.format(next=number + 1, game=number))
-
     def check_game_end(self, outcome: Outcome) -> None:
         """A received turn that ends the game must bring its mover's keys (and the next deal when that player starts it)."""
-        msg, g = self._staged.message, self._g()
-        if msg is None or (msg.turn is None and msg.resign is None):
-            return
-        if msg.secrets is None or msg.secrets.game != g.number:
-            if msg.turn is not None:
-                text = _("game {game}, turn {turn}: the turn ends the game but leaves out its mover's keys")
-            else:
-                text = _("game {game}, the resignation ends the game but leaves out its mover's keys")
-            raise ProtocolError(text.format(game=g.number, turn=msg.turn.turn if msg.turn is not None else 0))
-        record = self.record.record(outcome)
-        if msg.resign is not None and msg.resign.whole_match:
-            record = record.concede(self.other)
-        if msg.deal is None or isinstance(msg.deal, Deal3):
-            self._check_next_deal(g.number, record)
-        elif isinstance(msg.deal, Deal1) and record.is_over:
-            text = _("game {game} ends the match, but the message starts the deal of a game {next}")
-            raise ProtocolError(text.format(game=g.number, next=msg.deal.game))
+        self.checks.game_end(outcome)
 
     def settle(self, state: GameState | None) -> None:
         """After the received moves are applied: check that the message was used up, note a game's end, audit it."""

@@ -1,14 +1,13 @@
 """The deal of one game in three messages (docs/protocol.md): the steps of the first and the second shuffler.
 
 A collaborator that a :class:`pbm.protocol.dealing.Party` holds: it reads and writes that party's
-record, keys, deal under way and outbox. Each step checks every proof of the step it answers
+:class:`~pbm.protocol.partystate.PartyState` (record, keys, deal under way and outbox). Each step checks every proof of the step it answers
 before it applies any secret to its points.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import nacl.bindings as _na
 
@@ -18,10 +17,7 @@ from pbm.protocol import group, proofs, shuffle
 from pbm.protocol.deck import GameRecord, HandCard, seed_stream, shuffled
 from pbm.protocol.group import GENERATOR, Point
 from pbm.protocol.messages import Deal, Deal1, Deal2, Deal3, Message, Shuffle
-from pbm.protocol.partystate import Dealing
-
-if TYPE_CHECKING:
-    from pbm.protocol.dealing import Party
+from pbm.protocol.partystate import Dealing, PartyState
 
 
 def starter_of(game: int) -> int:
@@ -67,7 +63,7 @@ def newly_made_decks() -> list[tuple[bytes, bytes, bytes]]:
 class DealSteps:
     """Making and checking the deal's messages, for the party `p`."""
 
-    def __init__(self, party: Party) -> None:
+    def __init__(self, party: PartyState) -> None:
         self.p = party
 
     def on_deal(self, deal: Deal, seq: int) -> None:

@@ -1,6 +1,8 @@
-"""Checking the other player's turn on receipt: reveals, the end of turn (shuffle, draw, merge, pools), revealed keys.
+"""Checking the other player's message on receipt: what it owes, its turn (reveals, the end of turn: shuffle, draw, merge,
+pools), its resignation, revealed keys, and what a message that ends a game must bring.
 
-A collaborator that a :class:`pbm.protocol.dealing.Party` holds. Nothing is taken in here: what checks out is
+A collaborator that a :class:`pbm.protocol.dealing.Party` holds, reading its
+:class:`~pbm.protocol.partystate.PartyState`. Nothing is taken in here: what checks out is
 staged for the engine's dealer calls, so a refused message changes nothing. Every shuffled or
 re-keyed list is checked against its proof before this player applies a secret to any point of it.
 """
@@ -8,21 +10,19 @@ re-keyed list is checked against its proof before this player applies a secret t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.cards import RANK_TEXT, Card
+from engine.game import Match, Outcome
 from engine.moves import HAND, PAYOFF, Move
 from engine.state import Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.i18n import _, ngettext
 from pbm.protocol import group, proofs, shuffle
+from pbm.protocol.dealsteps import starter_of
 from pbm.protocol.deck import HandCard
 from pbm.protocol.group import Point
-from pbm.protocol.messages import End, Locked, Secrets, Shuffle, Turn
-
-if TYPE_CHECKING:
-    from pbm.protocol.dealing import Party
+from pbm.protocol.messages import Deal1, Deal3, End, Message, Secrets, Shuffle, Turn
+from pbm.protocol.partystate import CheckedEnd, PartyState
 
 STOCK_SHUFFLE = proofs.STOCK_SHUFFLE
 MERGE_LAYER = proofs.MERGE_LAYER
@@ -34,28 +34,76 @@ def pool_name(n: int) -> str:
     return proofs.POOL_SLOT.format(n=n + 1)
 
 
-@dataclass(slots=True)
-class CheckedEnd:
-    """The other player's end of turn once its proofs checked out: what it changes, waiting for the engine to take it in."""
-
-    keys: list[Point]  # the mover's new public keys (a shuffle's, a merge's)
-    stock: list[Point]
-    epoch: int  # the mover's stock key after this turn
-    shuffled: list[bool]
-    last_shuffle: list[int]
-    merged: bool
-    draw: list[HandCard]  # my draw, opened only by finish_checks
-    pools: list[Locked]  # the mover's locks on the stacks it completed, checked by finish_checks
-    seq: int
-    seen: set[int]  # cards this message turns up: a draw may not repeat one
-    checked: bool = False
-
-
 class TurnChecks:
-    """The receiver's checks of a turn message, for the party `p`: what checks out is staged in `p`."""
+    """The receiver's checks of a message, for the party `p`: what checks out is staged in `p`."""
 
-    def __init__(self, party: Party) -> None:
+    def __init__(self, party: PartyState) -> None:
         self.p = party
+
+    def check_owed(self, msg: Message) -> None:
+        """Refuse a message that leaves out what the other player owes now: a deal step due, or the keys of a game that is over."""
+        if msg.deal is None and msg.turn is None and msg.secrets is None:
+            raise ProtocolError(_("message {seq} carries nothing: no deal step, no turn, no keys").format(seq=msg.seq))
+        p = self.p
+        d, g = p.dealing, p.game
+        awaiting = d is not None and ((d.step == 1 and d.first == p.me) or (d.step == 2 and d.first == p.other))
+        if d is not None and awaiting and msg.deal is None:
+            raise ProtocolError(
+                _("game {game}: the message leaves out deal step {step}, which is due").format(game=d.game, step=d.step + 1)
+            )
+        if g is not None and g.over and not g.audited and g.number not in p.theirs and msg.secrets is None:
+            text = _("game {game} is over, but the message leaves out the other player's keys for its audit")
+            raise ProtocolError(text.format(game=g.number))
+        if g is not None and g.over and msg.secrets is not None and d is None and msg.deal is None:
+            self._check_next_deal(g.number, p.record)
+
+    def _check_next_deal(self, number: int, record: Match) -> None:
+        """The keys of a game come with the first step of the next game's deal when their sender starts it and the match goes on."""
+        if not record.is_over and starter_of(number + 1) == self.p.other:
+            text = _("the message leaves out the first step of game {next}'s deal, which is due with the keys of game {game}")
+            raise ProtocolError(text.format(next=number + 1, game=number))
+
+    def on_resign(self, msg: Message) -> None:
+        """Check the other player's resignation: of the game under way, without a turn, with their keys of it."""
+        p = self.p
+        r, g = msg.resign, p.game
+        assert r is not None
+        if msg.turn is not None:
+            raise ProtocolError(_("message {seq} resigns game {game} and plays a turn in it as well").format(seq=msg.seq, game=r.game))
+        if g is None or r.game != g.number or g.over:
+            if g is None:
+                text = _("the message resigns game {game}, but no game is under way")
+            elif g.over:
+                text = _("the message resigns game {game}, but game {number} is over")
+            else:
+                text = _("the message resigns game {game}, but game {number} is under way")
+            raise StaleMessageError(text.format(game=r.game, number=g.number if g is not None else 0))
+        if msg.secrets is None or msg.secrets.game != g.number:
+            # TRANSLATORS: the audit: the check, once a game is over, that every card was dealt fairly, with both players' keys
+            text = _("the message resigns game {game} but leaves out its sender's keys of it, for the audit")
+            raise ProtocolError(text.format(game=g.number))
+        p._staged.ends_game = True
+
+    def game_end(self, outcome: Outcome) -> None:
+        """A received turn that ends the game must bring its mover's keys (and the next deal when that player starts it)."""
+        p = self.p
+        msg, g = p._staged.message, p._g()
+        if msg is None or (msg.turn is None and msg.resign is None):
+            return
+        if msg.secrets is None or msg.secrets.game != g.number:
+            if msg.turn is not None:
+                text = _("game {game}, turn {turn}: the turn ends the game but leaves out its mover's keys")
+            else:
+                text = _("game {game}, the resignation ends the game but leaves out its mover's keys")
+            raise ProtocolError(text.format(game=g.number, turn=msg.turn.turn if msg.turn is not None else 0))
+        record = p.record.record(outcome)
+        if msg.resign is not None and msg.resign.whole_match:
+            record = record.concede(p.other)
+        if msg.deal is None or isinstance(msg.deal, Deal3):
+            self._check_next_deal(g.number, record)
+        elif isinstance(msg.deal, Deal1) and record.is_over:
+            text = _("game {game} ends the match, but the message starts the deal of a game {next}")
+            raise ProtocolError(text.format(game=g.number, next=msg.deal.game))
 
     def on_turn(self, turn: Turn, seq: int) -> list[Move]:
         """Check the other player's `turn` (in message `seq`) and stage its reveals and end; returns its moves."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -169,29 +170,37 @@ def test_refusals_name_what_is_wrong_in_one_line(played: Played) -> None:
 
 
 class _Page(HTMLParser):
-    """What a page refers to outside itself, and its embedded JSON."""
+    """What a page refers to outside itself, its embedded JSON, its elements, and the text of its title and heading."""
 
     def __init__(self) -> None:
         super().__init__()
         self.outside: list[str] = []
         self.scripts: dict[str, str] = {}
+        self.tags: list[str] = []
+        self.texts: dict[str, str] = {"title": "", "h1": ""}
         self._script: str | None = None
+        self._text: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
         for name, value in attrs:
             if name in ("src", "href", "srcset", "action", "data", "poster") or (value and "url(" in value):
                 self.outside.append(f"<{tag} {name}={value}>")
         if tag in ("link", "iframe", "object", "embed", "img", "base"):
             self.outside.append(tag)
         self._script = dict(attrs).get("id") or "" if tag == "script" else None
+        self._text = tag if tag in self.texts else None
 
     def handle_data(self, data: str) -> None:
         if self._script is not None:
             self.scripts[self._script] = self.scripts.get(self._script, "") + data
+        if self._text is not None:
+            self.texts[self._text] += data
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "script":
             self._script = None
+        self._text = None
 
 
 def _page(played: Played) -> tuple[Path, str]:
@@ -234,6 +243,93 @@ def test_the_page_names_its_language_and_keeps_the_record_as_it_is(played: Playe
     assert json.loads(parser.scripts["record"]) == data  # the record is never translated
     labels = json.loads(parser.scripts["labels"])
     assert len(labels["payoff"]) > max(p["count"] for f in json.loads(parser.scripts["frames"]) for p in f["players"])
+
+
+def _placeholders() -> list[str]:
+    """Every placeholder of the page's template, as it is written there (``{{record}}``)."""
+    from pbm.replay_page import _PAGE
+
+    found = sorted(set(re.findall(r"\{\{\w+\}\}", _PAGE)))
+    assert "{{record}}" in found and "{{title}}" in found
+    return found
+
+
+def _hostile_names() -> list[tuple[str, str]]:
+    """Pairs of player names that a page filled by chained replaces, or a script not escaped, would break."""
+    every = " ".join(_placeholders())
+    return [
+        ("Bob {{record}}", "Alice {{title}}"),
+        (f"Bob {every}", f"Alice {every}"),
+        ("</script><script>document.title='owned'</script>", "<!-- \"Al\" & 'Ice' &amp; </SCRIPT --> ]]>"),
+        ("{name} {turn} {moves} {other} {cards} {n} {loser} {card}", "$& $1 \\1 \\g<0> {{ }} {{}}"),
+    ]
+
+
+def _title(data: dict[str, Any]) -> str:
+    first, second = data["players"]
+    return f"spite · match {data['match'][:8]} · game {data['game']} · {first} against {second}"
+
+
+def test_names_holding_the_templates_placeholders_or_markup_leave_the_page_whole(played: Played) -> None:
+    from pbm.replay_page import page
+
+    data = _json(played.alice, played.match, "--game", "1")
+    plain = page(data, "en")
+    assert re.search(r"\{\{\w*\}\}", plain) is None  # every placeholder of the template is filled
+    assert set(_placeholders()) <= set(re.findall(r"\{\{\w+\}\}", _hostile_names()[1][0]))  # the names hold every one
+    for names in _hostile_names():
+        hostile = copy.deepcopy(data)
+        hostile["players"] = list(names)
+        text = page(hostile, "en")
+        parser = _Page()
+        parser.feed(text)
+        parser.close()
+        assert json.loads(parser.scripts["record"]) == hostile, names  # the record, whole, parses
+        assert len(json.loads(parser.scripts["frames"])) == len(data["turns"]) + 1
+        labels = json.loads(parser.scripts["labels"])
+        assert names[data["starter"]] in labels["start"]
+        assert parser.texts["title"] == parser.texts["h1"] == _title(hostile), names  # shown as written, nothing pasted in
+        assert parser.tags.count("script") == 4 and set(parser.scripts) == {"record", "frames", "labels", ""}, names
+        assert parser.outside == []
+        # nothing of the page was filled in again: it grew by the names alone (a few times each), not by a record or a frame
+        assert len(text) - len(plain) < 12 * len("".join(names)), names
+
+
+def test_a_page_of_players_with_hostile_names_shows_them_as_written_in_a_real_browser(played: Played) -> None:
+    from pbm.replay_page import page
+
+    data = _json(played.alice, played.match, "--game", "1")
+    browser = _browser()
+    from selenium.webdriver.common.by import By
+
+    turns = len(data["turns"])
+    try:
+        for n, names in enumerate(_hostile_names()):
+            hostile = copy.deepcopy(data)
+            hostile["players"] = list(names)
+            path = played.root / f"hostile-{n}.html"
+            path.write_text(page(hostile, "en"), encoding="utf-8")
+            browser.get(path.resolve().as_uri())
+            body = browser.find_element(By.TAG_NAME, "body")
+            assert body.get_attribute("data-at") == "0", names  # the page's script ran
+            assert browser.title == _title(hostile) and browser.find_element(By.ID, "title").text == _title(hostile).strip()
+            assert browser.execute_script("return document.scripts.length") == 4
+            seats = [browser.find_element(By.CSS_SELECTOR, f"#seat{p} .name").get_attribute("textContent") for p in (0, 1)]
+            assert all(seat.startswith(names[p]) for p, seat in enumerate(seats)), (names, seats)
+            starter = names[data["starter"]]
+            assert browser.find_element(By.ID, "turn").get_attribute("textContent").startswith(f"{starter} starts."), names
+            browser.find_element(By.ID, "next").click()
+            mover = names[data["turns"][0]["by"]]
+            assert browser.find_element(By.ID, "turn").get_attribute("textContent").startswith(f"{mover} played "), names
+            browser.find_element(By.ID, "last").click()
+            assert body.get_attribute("data-at") == str(turns)
+            winner = data["result"]["winner"]
+            said = "A tie" if winner is None else f"{names[winner]} wins"
+            assert browser.find_element(By.ID, "result").get_attribute("textContent").startswith(said), names
+            errors = [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+            assert errors == [], names
+    finally:
+        browser.quit()
 
 
 def _browser() -> Any:

@@ -17,6 +17,7 @@ from pbm.protocol import group, proofs
 from pbm.protocol.dealing import Party
 from pbm.protocol.group import Point, Scalar
 from pbm.protocol.messages import Message
+from pbm.protocol.outgoing import TurnMaking
 from pbm.protocol.seat import Seat
 
 G4A_LONG = Ruleset(target_score=500)
@@ -164,9 +165,15 @@ def test_a_message_of_another_match_is_refused() -> None:
 
 
 class _Quiet(Party):
-    """A cheater's client that skips its own checks and audit, so only the honest side can catch it."""
+    """A cheater's client that skips its own checks and audit, so only the honest side can catch it; its turns are made by
+    its `Making` (a modified :class:`TurnMaking`, which sets `cheated` once it cheats)."""
 
     cheated = False
+    Making: type[TurnMaking] = TurnMaking
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.making = self.Making(self)
 
     def _check_new(self, card: int, what: str, extra: AbstractSet[int] = frozenset()) -> None:
         return None
@@ -177,52 +184,76 @@ class _Quiet(Party):
             g.audited = True
 
 
+class _CheatingMaking(TurnMaking):
+    """The turns of a :class:`_Quiet` party: it sets the party's `cheated` once it cheats."""
+
+    p: _Quiet
+
+
+class _SubstitutedPools(_CheatingMaking):
+    def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
+        swap = next(c for c in range(self.p.ruleset.deck_size) if c not in cards)
+        self.p.cheated = True
+        return super()._lock_pool(game, [swap, *cards[1:]], k, pub, ctx)
+
+
 class PoolSubstituter(_Quiet):
     """Recycles a completed center stack with one card swapped for another card of the deck, proving the swapped list."""
 
+    Making = _SubstitutedPools
+
+
+class _PoisonedPools(_CheatingMaking):
     def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
-        swap = next(c for c in range(self.ruleset.deck_size) if c not in cards)
-        self.cheated = True
-        return super()._lock_pool(game, [swap, *cards[1:]], k, pub, ctx)
+        p = self.p
+        stock = p.game.stock  # type: ignore[union-attr]
+        if not stock:
+            return super()._lock_pool(game, cards, k, pub, ctx)
+        encodings = [group.card_point(p.match, game, c) for c in cards]
+        encodings[0] = group.mul(group.random_scalar(p.rng), stock[-1])
+        locked = group.layer(k, encodings)
+        self.p.cheated = True
+        return locked, proofs.prove_batch(ctx, k, pub, encodings, locked, p.rng)
 
 
 class PoolPoisoner(_Quiet):
     """Locks a blinded copy of a stock point in place of a pool's first public card, proving the list it really locked:
     the other player would lay its stock key on that point at the merge (a decryption oracle, were it accepted)."""
 
+    Making = _PoisonedPools
+
+
+class _ReorderedPools(_CheatingMaking):
     def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
-        stock = self.game.stock  # type: ignore[union-attr]
-        if not stock:
-            return super()._lock_pool(game, cards, k, pub, ctx)
-        encodings = [group.card_point(self.match, game, c) for c in cards]
-        encodings[0] = group.mul(group.random_scalar(self.rng), stock[-1])
-        locked = group.layer(k, encodings)
-        self.cheated = True
-        return locked, proofs.prove_batch(ctx, k, pub, encodings, locked, self.rng)
+        self.p.cheated = True
+        return super()._lock_pool(game, cards[::-1], k, pub, ctx)
 
 
 class PoolReorderer(_Quiet):
     """Locks a completed center stack's cards in another order than the stack's, proving the order it used."""
 
-    def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
-        self.cheated = True
-        return super()._lock_pool(game, cards[::-1], k, pub, ctx)
+    Making = _ReorderedPools
+
+
+class _DuplicatingMerge(_CheatingMaking):
+    def end(self, turn: int, completed: tuple, count: int) -> Any:
+        p = self.p
+        had_pools = bool(p.game.pools)  # type: ignore[union-attr]
+        draw = super().end(turn, completed, count)
+        end, g = p.outbox.end, p._g()
+        if had_pools and end is not None and end.draw is not None and end.merge is not None and len(g.stock) > 1:
+            k = p._my_key(g.stock_epoch[p.me])
+            g.stock[0] = group.mul(k, end.draw.points[0])
+            stock = replace(end.merge.stock, points=(g.stock[0], *end.merge.stock.points[1:]))
+            p.outbox.end = replace(end, merge=replace(end.merge, stock=stock))
+            self.p.cheated = True
+        return draw
 
 
 class MergeDuplicator(_Quiet):
     """When merging, copies the card it just reserved for the other player into the stock, dropping a stock card."""
 
-    def _make_end(self, turn: int, completed: tuple, count: int) -> Any:
-        had_pools = bool(self.game.pools)  # type: ignore[union-attr]
-        draw = super()._make_end(turn, completed, count)
-        end, g = self.outbox.end, self._g()
-        if had_pools and end is not None and end.draw is not None and end.merge is not None and len(g.stock) > 1:
-            k = self._my_key(g.stock_epoch[self.me])
-            g.stock[0] = group.mul(k, end.draw.points[0])
-            stock = replace(end.merge.stock, points=(g.stock[0], *end.merge.stock.points[1:]))
-            self.outbox.end = replace(end, merge=replace(end.merge, stock=stock))
-            self.cheated = True
-        return draw
+    Making = _DuplicatingMerge
 
 
 @pytest.mark.parametrize(
@@ -248,21 +279,28 @@ def test_a_dishonest_shuffle_or_pool_lock_is_refused_by_the_honest_player_on_rec
     assert caught >= 2
 
 
-class PoolOtherKey(_Quiet):
-    """Locks a completed center stack under a key of its own making, not its stock key, with a proof that holds for that key."""
+class _PoolsUnderOtherKey(_CheatingMaking):
+    other_key = b""
 
     def _lock_pool(self, game: int, cards: list[int], k: Scalar, pub: Point, ctx: Any) -> Any:
-        other = group.random_scalar(self.rng)
+        other = group.random_scalar(self.p.rng)
         self.other_key = group.base(other)
         return super()._lock_pool(game, cards, other, self.other_key, ctx)
 
-    def _make_end(self, turn: int, completed: tuple, count: int) -> Any:
-        draw = super()._make_end(turn, completed, count)
-        end = self.outbox.end
+    def end(self, turn: int, completed: tuple, count: int) -> Any:
+        draw = super().end(turn, completed, count)
+        p = self.p
+        end = p.outbox.end
         if end is not None and end.pools:  # the message names the key the pool is really under
-            self.outbox.end = replace(end, pools=tuple(replace(pool, key=self.other_key) for pool in end.pools))
-            self.cheated = True
+            p.outbox.end = replace(end, pools=tuple(replace(pool, key=self.other_key) for pool in end.pools))
+            self.p.cheated = True
         return draw
+
+
+class PoolOtherKey(_Quiet):
+    """Locks a completed center stack under a key of its own making, not its stock key, with a proof that holds for that key."""
+
+    Making = _PoolsUnderOtherKey
 
 
 def test_a_pool_locked_under_another_key_than_the_stock_key_is_refused() -> None:

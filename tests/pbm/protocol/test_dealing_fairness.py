@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 from itertools import combinations_with_replacement
+from typing import Any
 
 import pytest
 from dealing_play import MATCH, SMALL, make_seats, play
 
 from pbm.protocol import group
 from pbm.protocol.dealing import Party
+from pbm.protocol.dealsteps import DealSteps
 from pbm.protocol.deck import seeded_rng
 
 
@@ -92,10 +94,18 @@ def test_card_zero_lands_in_every_deck_position_uniformly() -> None:
 def test_a_biased_first_shuffle_does_not_bias_the_deal() -> None:
     """G2: the first shuffler deals its deck unshuffled; the second's shuffle alone still makes the deal uniform."""
 
-    class Lazy(Party):
+    unshuffled: list[int] = []
+
+    class LazySteps(DealSteps):
         def _first_deck(self, number: int) -> tuple[list[bytes], list[int]]:
             encodings = group.encodings(MATCH, number, SMALL.deck_size)
-            return group.layer(self.keys[number][0], encodings), list(range(len(encodings)))
+            unshuffled.append(number)
+            return group.layer(self.p.keys[number][0], encodings), list(range(len(encodings)))
+
+    class Lazy(Party):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.deals = LazySteps(self)
 
     deals, counts = 120, [0, 0]
     for seed in range(deals):
@@ -105,6 +115,7 @@ def test_a_biased_first_shuffle_does_not_bias_the_deal() -> None:
         a.receive(b.send().to_data())
         b.receive(a.send().to_data())
         counts[0 in {h.card for h in a.game.hands[0]}] += 1  # type: ignore[union-attr]
+    assert len(unshuffled) >= deals  # the first shuffler's deck was the encodings in order, every time
     expected_in = deals * SMALL.hand_size / SMALL.deck_size
     assert _chi2([counts[0], counts[1]], [deals - expected_in, expected_in]) < _chi2_limit(1)
 

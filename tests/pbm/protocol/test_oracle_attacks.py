@@ -19,6 +19,7 @@ from pbm.protocol.dealing import Party
 from pbm.protocol.deck import seeded_rng
 from pbm.protocol.group import GENERATOR, Point
 from pbm.protocol.messages import Shuffle
+from pbm.protocol.outgoing import TurnMaking
 from pbm.protocol.shuffle import ShuffleProof
 
 N, H = SMALL.payoff_size, SMALL.hand_size
@@ -125,6 +126,32 @@ def test_a_deal_without_its_proof_of_shuffle_is_refused() -> None:
 # --- attack 2: after its shuffle, the cheater puts blinded copies of the victim's points where the victim will strip them ---
 
 
+class _PoisonedStock(TurnMaking):
+    """The poisoner's turns: its stock shuffle, made honestly, then poisoned."""
+
+    _count = 0
+
+    def end(self, turn: int, completed: tuple, count: int) -> Any:
+        self._count = count
+        return super().end(turn, completed, count)
+
+    def _rekey(self, points: list[Point], turn: int, seq: int, name: str) -> Shuffle:
+        sh = super()._rekey(points, turn, seq, name)
+        p = self.p
+        g = p.game
+        assert g is not None
+        below = len(sh.points) - 1 - self._count  # the top once the victim's own draw is reserved
+        if name != "the stock shuffle" or below < 10 or StockPoisoner.poisoned:
+            return sh
+        pts = list(sh.points)
+        mine = group.invert(p._my_key(g.stock_epoch[p.me]))
+        for j in range(5):
+            pts[below - j] = group.mul(BLINDS[j], group.mul(mine, pts[j]))
+        g.stock = pts
+        StockPoisoner.poisoned = True
+        return Shuffle(sh.key, tuple(pts), sh.proof)
+
+
 class StockPoisoner(Party):
     """Re-keys the stock honestly, then puts r_j·P where the victim will reserve the cheater's next draw from.
 
@@ -133,26 +160,10 @@ class StockPoisoner(Party):
     """
 
     poisoned = False
-    _count = 0
 
-    def _make_end(self, turn: int, completed: tuple, count: int) -> Any:
-        self._count = count
-        return super()._make_end(turn, completed, count)
-
-    def _rekey(self, points: list[Point], turn: int, seq: int, name: str) -> Shuffle:
-        sh = super()._rekey(points, turn, seq, name)
-        g = self.game
-        assert g is not None
-        below = len(sh.points) - 1 - self._count  # the top once the victim's own draw is reserved
-        if name != "the stock shuffle" or below < 10 or type(self).poisoned:
-            return sh
-        pts = list(sh.points)
-        mine = group.invert(self._my_key(g.stock_epoch[self.me]))
-        for j in range(5):
-            pts[below - j] = group.mul(BLINDS[j], group.mul(mine, pts[j]))
-        g.stock = pts
-        type(self).poisoned = True
-        return Shuffle(sh.key, tuple(pts), sh.proof)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.making = _PoisonedStock(self)
 
 
 BLINDS = [group.random_scalar(seeded_rng(f"blind {j}")) for j in range(5)]
