@@ -121,7 +121,9 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
         return refused
     latest = journal.latest(match)
     crossing = _crossing(save, journal)
-    if (latest is not None and latest.seq >= seq and not crossing) or journal.taken(match, seq) is not None:
+    taken = journal.taken(match, seq)
+    unsound = taken is not None and _sound(taken, identity, journal) is None  # an older spite kept a forged code: this takes its place
+    if (latest is not None and latest.seq >= seq and not crossing) or (taken is not None and not unsound):
         return Intake(Taken.DUPLICATE, match, seq)
     from pbm.transport.mail import save_name  # `take` runs only for mail found, with the mail module loaded already
 
@@ -132,7 +134,12 @@ def take(found: Found, identity: Identity, journal: Journal) -> Intake:
     opponent = players[signer].name if players is not None else OPPONENT
     path = _fresh(match_folder(journal.home, match) / name)
     write_new(path, found.data, match)
-    if not journal.take(match, seq, path, opponent, found.sender):
+    kept = (
+        journal.retake(match, seq, taken, path, opponent, found.sender)
+        if taken is not None
+        else journal.take(match, seq, path, opponent, found.sender)
+    )
+    if not kept:
         path.unlink()  # another spite took it meanwhile
         return Intake(Taken.DUPLICATE, match, seq)
     if isinstance(item, SaveFile) and found.sender and journal.address(match) is None:
@@ -189,15 +196,22 @@ def _refusal(save: SaveFile, identity: Identity, journal: Journal) -> Intake | N
     except SpiteError as e:  # another key, or a second version of the turn after the latest
         return Intake(Taken.REFUSED, match, seq, why=_why(e))
     kept = journal.taken(match, seq)
-    if kept is not None:
-        try:
-            first = code.read(read_head(Path(kept), code.MAX_INPUT + 1))
-            first = first if isinstance(first, SaveFile) else _completed(first, identity, journal)
-        except (OSError, SpiteError):
-            return None  # the kept file is gone or damaged: the duplicate check that follows still holds
-        if first.hash != save.hash:
-            return Intake(Taken.REFUSED, match, seq, why=fork)
-    return None
+    first = _sound(kept, identity, journal) if kept is not None else None
+    if first is not None and first.hash != save.hash:
+        return Intake(Taken.REFUSED, match, seq, why=fork)
+    return None  # none kept, the same one, or one gone, damaged or not genuine, whose place a verified copy takes
+
+
+def _sound(kept: str, identity: Identity, journal: Journal) -> SaveFile | None:
+    """The save of the copy kept at `kept` for a save number, its signature verified; None if it is gone, damaged or not
+    genuine (an older spite kept a turn code without verifying it)."""
+    try:
+        item = code.read(read_head(Path(kept), code.MAX_INPUT + 1))
+        save = item if isinstance(item, SaveFile) else _completed(item, identity, journal)
+        saves.verify(save, journal.key_for(save))
+    except (OSError, SpiteError):
+        return None
+    return save
 
 
 def _why(error: SpiteError) -> Message | str:

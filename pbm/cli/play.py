@@ -46,14 +46,14 @@ from pbm.cli.shared import (
     _show_game_over,
 )
 from pbm.client import turn
-from pbm.client.answer import Answered, answer, recorded_answer
+from pbm.client.answer import Answered, answer, recorded_answer, rewrite
 from pbm.client.answer import resign as write_resignation
 from pbm.client.receive import DEFAULT_OPPONENT, FirstContact, Given, Opened, open_save, receive, reopen
 from pbm.errors import NoRecordError, NotYourTurnError, ProtocolError, ReplayError, SpiteError
 from pbm.home import match_lock, remove_stale, spite_home
 from pbm.i18n import _, error_text, ngettext
 from pbm.identity import Identity
-from pbm.journal import Journal
+from pbm.journal import Journal, MatchInfo, Resignation
 from pbm.saves import SaveFile
 from pbm.shown import LINE, cut, plain
 from pbm.transport.code import TurnCode
@@ -208,40 +208,42 @@ def resign(
                 raise SpiteError(_("that turn code is of another match, not {match}").format(match=info.match[:8]))
             raise SpiteError(_("that file is of another match, not {match}").format(match=info.match[:8]))
         with match_lock(home, info.match):
-            opened = _resignable(info.match, identity, journal, given)
-            state, me = opened.state, opened.me
-            assert state is not None
-            other = opened.names[1 - me]
-            points = state.players[me].payoff_count
-            if not yes:
-                if not _interactive_terminal():
-                    raise SpiteError(_("resigning asks you to confirm it at a terminal: give --yes to resign without asking"))
-                if whole:
-                    # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
-                    question = _("Resign the match (and game {game})? {name} scores {points}.")
-                else:
-                    # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
-                    question = _("Resign game {game}? {name} scores {points}.")
-                if not confirm(question.format(game=opened.game, name=other, points=points), default=False):
-                    session.out.print(_("Nothing was written."))
-                    return
-            try:
-                written, path = write_resignation(opened, whole, output)
-            except ProtocolError as e:
-                said = _("there is nothing to resign in match {match} now ({error})")
-                raise SpiteError(said.format(match=info.match[:8], error=error_text(e))) from e
+            recorded = _recorded_resignation(info, identity, journal, output)
+            if recorded is not None:  # made already (a spite killed before its file was on disk): the same file, again
+                done, opened, written, path, rewritten = recorded
+                whole, game, points = done.whole_match, done.game, _points(opened)
+                if not rewritten and not send:
+                    _resigned_already(done, path, opened, practice=_practice(home, path))
+            else:
+                rewritten = False
+                opened = _resignable(info.match, identity, journal, given)
+                game, points = opened.game, _points(opened)
+                _confirm_resigning(opened, whole, yes, points)
+                try:
+                    written, path = write_resignation(opened, whole, output)
+                except ProtocolError as e:
+                    said = _("there is nothing to resign in match {match} now ({error})")
+                    raise SpiteError(said.format(match=info.match[:8], error=error_text(e))) from e
+    other = opened.names[1 - opened.me]
+    if recorded is not None and not rewritten:  # on disk, and --send: mail it again
+        session.out.print(_("You had resigned already: {file}").format(file=path), soft_wrap=True, markup=False)
+        _send_file(path)
+        return
+    if rewritten:
+        said = _("You had resigned already, but your file was not on disk (was spite interrupted?): it is written again, as recorded then.")
+        session.out.print(said, soft_wrap=True, markup=False)
     if whole:
         # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
         resigned = _("You resigned the match (and game {game}): {name} scores {points}.")
     else:
         # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
         resigned = _("You resigned game {game}: {name} scores {points}.")
-    session.out.print(resigned.format(game=opened.game, name=other, points=points), markup=False)
+    session.out.print(resigned.format(game=game, name=other, points=points), markup=False)
     line = _result_line(opened)
     if line:
         session.out.print(line, markup=False)
     session.out.print(_("Wrote {file}").format(file=path), soft_wrap=True, markup=False)
-    if path.resolve().parent == (home / "practice" / "saves").resolve():  # against the computer: nothing to send
+    if _practice(home, path):  # against the computer: nothing to send
         if not whole:
             said = _("The computer answers it: spite practice --resume {match}")
             session.out.print(said.format(match=written.match[:8]), markup=False)
@@ -250,6 +252,73 @@ def resign(
         _send_file(path)
         return
     _how_to_send(written, path, other, copy)
+
+
+def _confirm_resigning(opened: Opened, whole: bool, yes: bool, points: int) -> None:
+    """The player's word at a terminal before resigning (unless `yes`); leaves, nothing written, if they say no."""
+    if yes:
+        return
+    if not _interactive_terminal():
+        raise SpiteError(_("resigning asks you to confirm it at a terminal: give --yes to resign without asking"))
+    if whole:
+        # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
+        question = _("Resign the match (and game {game})? {name} scores {points}.")
+    else:
+        # TRANSLATORS: {name} is the opponent; {points} the points they score (the cards left in the pay-off pile)
+        question = _("Resign game {game}? {name} scores {points}.")
+    if not confirm(question.format(game=opened.game, name=opened.names[1 - opened.me], points=points), default=False):
+        session.out.print(_("Nothing was written."))
+        raise typer.Exit(0)
+
+
+def _points(opened: Opened) -> int:
+    """What the opponent scores for this player's resignation: the cards left in this player's pay-off pile (R10)."""
+    state = opened.state
+    assert state is not None
+    return state.outcome.points if state.outcome is not None else state.players[opened.me].payoff_count
+
+
+def _practice(home: Path, path: Path) -> bool:
+    """Whether the file at `path` is one of a game against the computer (spite practice): nobody to send it to."""
+    return path.resolve().parent == (home / "practice" / "saves").resolve()
+
+
+def _recorded_resignation(
+    info: MatchInfo, identity: Identity, journal: Journal, output: Path | None
+) -> tuple[Resignation, Opened, SaveFile, Path, bool] | None:
+    """This player's resignation in `info`, if it is the match's latest file: written again (as recorded) unless it is on disk.
+
+    A `spite resign` killed after recording it (or after writing its temp file) leaves it so: only that file may follow the
+    one it follows now. Returns what it resigned, the file opened, the save, where it lies and whether it was written again.
+    """
+    latest, me = journal.latest(info.match), info.seat_of(identity.public_text)
+    done = journal.resignation(latest.hash) if latest is not None and latest.signer == me else None
+    if latest is None or done is None:
+        return None
+    again = rewrite(journal, latest, output)
+    if again is None:  # the journal kept no bytes of it (it came from another machine's home): nothing to write
+        return None
+    written, path, rewritten = again
+    opened = open_save(path, identity, journal, save=written)
+    return done, opened, written, path, rewritten
+
+
+def _resigned_already(done: Resignation, path: Path, opened: Opened, practice: bool) -> None:
+    """Refuse to resign again what this player resigned already, naming their file (on disk), or how the computer answers it."""
+    if practice:
+        # TRANSLATORS: {game} is the game resigned; {match} the match's id (8 hex digits)
+        said = _("you resigned game {game} already: the computer answers it: spite practice --resume {match}")
+        if not done.whole_match:
+            raise ReplayError(said.format(game=done.game, match=opened.save.match[:8]))
+        raise SpiteError(_("match {match} is over: there is nothing to resign").format(match=opened.save.match[:8]))
+    other = opened.names[1 - opened.me]
+    if done.whole_match:
+        # TRANSLATORS: {file} is the player's resignation; {name} the opponent
+        said = _("you resigned the match already: your file is {file}; send it to {name}")
+    else:
+        # TRANSLATORS: {game} is the game resigned; {file} the player's resignation; {name} the opponent
+        said = _("you resigned game {game} already: your file is {file}; send it to {name}")
+    raise ReplayError(said.format(game=done.game, file=path, name=other))
 
 
 def _resignable(match: str, identity: Identity, journal: Journal, given: Given | None = None) -> Opened:

@@ -32,7 +32,7 @@ from pbm.errors import BusyError, SpiteError, TooLargeError, WriteError
 from pbm.home import fault_point, match_lock, read_head, remove_stale, write_new
 from pbm.i18n import _, error_text, os_reason
 from pbm.identity import Identity
-from pbm.journal import Journal
+from pbm.journal import Journal, SaveRecord
 from pbm.protocol import dealsteps
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
@@ -227,20 +227,29 @@ def recorded_answer(given: Given, identity: Identity, journal: Journal, out: Pat
     me = seat_of(received, identity)
     record = journal.answer_to(received) if received.signer != me else None
     latest = journal.latest(received.match)
-    data = journal.written(record.hash) if record is not None else None
-    if record is None or data is None or latest is None or latest.hash != record.hash:
+    if record is None or latest is None or latest.hash != record.hash:
         return None
-    answer = saves.parse(data)
-    path = out if out is not None else Path(record.path) if record.path else saves.fresh_path(answer, Path.cwd())
+    again = rewrite(journal, record, out)
+    return None if again is None else Answered(received, *again)
+
+
+def rewrite(journal: Journal, record: SaveRecord, out: Path | None = None) -> tuple[SaveFile, Path, bool] | None:
+    """This player's own file `record`, written again (the same bytes, where it was recorded or at `out`) unless it is on
+    disk there: the save, where it lies, and whether it had to be written again. None if the journal kept no bytes of it."""
+    data = journal.written(record.hash)
+    if data is None:
+        return None
+    save = saves.parse(data)
+    path = out if out is not None else Path(record.path) if record.path else saves.fresh_path(save, Path.cwd())
     if _holds(path, data):
-        return Answered(received, answer, path, rewritten=False)
+        return save, path, False
     if path.exists():
         if out is not None:
             raise _exists(path)
-        path = saves.fresh_path(answer, path)
-    path = _put(journal, answer, data, path, _("run the same command again to write it"))
-    journal.moved(answer.hash, path)
-    return Answered(received, answer, path, rewritten=True)
+        path = saves.fresh_path(save, path)
+    path = _put(journal, save, data, path, _("run the same command again to write it"))
+    journal.moved(save.hash, path)
+    return save, path, True
 
 
 def _holds(path: Path, data: bytes) -> bool:

@@ -24,6 +24,7 @@ from pbm import carry, saves
 from pbm.carry import Sides
 from pbm.client.side import _check_carry, _Kept, _kept, _restore, history_digest, match_id_bytes
 from pbm.errors import (
+    CrossedError,
     HomeError,
     NoRecordError,
     NotAPlayerError,
@@ -34,7 +35,7 @@ from pbm.errors import (
 )
 from pbm.i18n import _, error_text, ngettext
 from pbm.identity import Identity
-from pbm.journal import Check, Journal, Status
+from pbm.journal import Check, Journal, Status, void_after
 from pbm.protocol import dealsteps, shuffle
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
@@ -328,7 +329,7 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
     source = saves.verify(save, journal.key_for(save)).save  # once: a save the reader verified already is not checked again
     after = _resigned_after(save)
     if after is not None and save.signer != me:
-        return _open_resignation(save, after, path, identity, journal, source, me)
+        return _open_resignation(save, after, path, identity, journal, source, me, earlier)
     try:
         check = journal.check(save)
     except ReplayError:
@@ -387,13 +388,14 @@ def _resigned_after(save: SaveFile) -> dict[str, Any] | None:
 
 
 def _open_resignation(
-    save: SaveFile, after: dict[str, Any], path: Path, identity: Identity, journal: Journal, source: SaveFile, me: int
+    save: SaveFile, after: dict[str, Any], path: Path, identity: Identity, journal: Journal, source: SaveFile, me: int, earlier: bool
 ) -> Opened:
     """A resignation made on this player's turn (docs/save-format.md, Resigning): the file it follows, then the resignation.
 
     It follows the resigner's own last file, whose turn it carries: that turn is taken in first (it is the latest file
     here, or new, or, when this player already answered it, the file their answer made: the resignation takes that
-    answer's place, which becomes void). Then the resignation, with every check of a file.
+    answer's place, which becomes void). Then the resignation, with every check of a file. With `earlier`, one taken in
+    before opens too (status EARLIER), to be looked at.
     """
     try:
         before = saves.from_turn(after)
@@ -403,11 +405,19 @@ def _open_resignation(
         raise TableMismatchError(said.format(error=error_text(e))) from e
     if before.hash != save.prev or before.signer != save.signer or before.seq != save.seq - 1 or before.match != save.match:
         raise TableMismatchError(_("the resignation does not carry the file it follows"))
-    first = open_received(before, path, identity, journal, earlier=True)
+    try:
+        first = open_received(before, path, identity, journal, earlier=True)
+    except CrossedError as e:  # the file it follows crossed this player's resignation: void, and so is what follows it
+        raise CrossedError(void_after(save)) from e
     if first.check.status is Status.CONTINUES:
         check = Check(Status.CONTINUES, first.check.latest, first.check.pinned)  # the file it follows is new here too
     else:
-        check = journal.check(save)  # the latest file here is the one it follows, or this player's answer to it: CROSSING
+        try:
+            check = journal.check(save)  # the latest file here is the one it follows, or this player's answer to it: CROSSING
+        except ReplayError:
+            if not earlier:
+                raise
+            check = Check(Status.EARLIER, journal.latest(save.match))  # taken in already: looked at again (spite show, verify)
     kept = _kept(journal, save, me, save.seq - 2, identity)
     if kept is None:
         raise NoRecordError(_("this machine has no record of your side of the match: play this file where you wrote your last one"))

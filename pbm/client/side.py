@@ -97,8 +97,16 @@ def _kept(journal: Journal, save: SaveFile, me: int, seq: int, identity: Identit
     data = json.loads(text)
     if not isinstance(data, dict) or "side" not in data:  # kept by an older spite, before files carried the sides
         return None
-    kept = _restore(data["side"], data["blob"], identity, match_id_bytes(save), seq)
-    turns = saves.unpack_history(data["turns"]) if isinstance(data.get("turns"), str) else None
+    side, blob, packed = data["side"], data.get("blob"), data.get("turns")  # "turns": None when an older spite kept it
+    # spite keeps only its own side here, as it wrote it: anything else is a damaged disk or a hand-edited journal
+    damaged = journal.unreadable(f"the side kept after save {seq} of match {save.match[:8]} is not as spite keeps it")
+    if not isinstance(side, dict) or not isinstance(blob, str) or not blob or not (packed is None or isinstance(packed, str)):
+        raise damaged
+    try:
+        kept = _restore(side, blob, identity, match_id_bytes(save), seq)
+        turns = saves.unpack_history(packed) if packed is not None else None
+    except (CarryError, SaveFormatError) as e:
+        raise damaged from e
     return dataclasses.replace(kept, turns=turns if turns is None or history_digest(turns) == kept.history else None)
 
 

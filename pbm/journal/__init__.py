@@ -6,8 +6,8 @@ it answers with; store.py the SQLite file: its schema, opening and checking it, 
 damage. Everything a caller needs is here.
 """
 
-from pbm.journal.journal import Journal
+from pbm.journal.journal import Journal, void_after
 from pbm.journal.records import Check, MatchInfo, Received, Resignation, SaveRecord, Status
 from pbm.journal.store import SCHEMA_VERSION
 
-__all__ = ["SCHEMA_VERSION", "Check", "Journal", "MatchInfo", "Received", "Resignation", "SaveRecord", "Status"]
+__all__ = ["SCHEMA_VERSION", "Check", "Journal", "MatchInfo", "Received", "Resignation", "SaveRecord", "Status", "void_after"]

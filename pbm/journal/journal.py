@@ -17,7 +17,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from pbm.errors import ChainError, CrossedError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError
+from pbm.errors import (
+    ChainError,
+    CrossedError,
+    DamagedJournalError,
+    ForkError,
+    JournalError,
+    KeyMismatchError,
+    ReplayError,
+    RollbackError,
+)
 from pbm.i18n import _
 from pbm.identity import PublicKey
 from pbm.journal.records import Check, MatchInfo, Received, Resignation, SaveRecord, Status
@@ -62,6 +71,10 @@ class Journal:
     def close(self) -> None:
         self._store.close()
 
+    def unreadable(self, what: str) -> DamagedJournalError:
+        """The one line for something this journal kept that does not read as spite keeps it; `what` says which (in English)."""
+        return self._store.unreadable(what)
+
     def __enter__(self) -> Journal:
         return self
 
@@ -83,8 +96,8 @@ class Journal:
         return next(iter(self._saves(f"WHERE match = ? AND seq = ? AND {_LIVE} LIMIT 1", (match, seq))), None)
 
     def resignations(self, match: str) -> list[Resignation]:
-        """The games (or the match) resigned in `match`, oldest first."""
-        return self._resignations("WHERE match = ? ORDER BY seq", (match,))
+        """The games (or the match) resigned in `match`, oldest first: not one that another resignation made void."""
+        return self._resignations(f"WHERE match = ? AND {_LIVE} ORDER BY seq", (match,))
 
     def resignation(self, digest: str) -> Resignation | None:
         """The resignation that save `digest` made, if it made one."""
@@ -173,10 +186,20 @@ class Journal:
         if digest == latest.hash:
             return Check(Status.LATEST, latest)
         crossed = self._store.row(
-            "SELECT game, seat FROM resignations WHERE match = ? AND prev = ? AND seat != ?", (save.match, save.prev, save.signer)
+            f"SELECT game, seat FROM resignations WHERE match = ? AND prev = ? AND seat != ? AND {_LIVE}",
+            (save.match, save.prev, save.signer),
         )
-        if crossed is not None:
+        if crossed is not None and not self._on_turn_resignation(save):
             mover, resigner = save.players[save.signer].name, save.players[crossed[1]].name
+            resigned = _resigns(save)
+            if resigned is not None:  # docs/protocol.md, Resigning: of two after one file, the one made on its maker's turn stands
+                void = _(
+                    # TRANSLATORS: {name} and {resigner} are the players' names; {game} the game {name} resigned, {resigned}
+                    # the game {resigner} resigned.
+                    "{name}'s resignation of game {game} crossed {resigner}'s resignation of game {resigned}, made on "
+                    "{resigner}'s turn, which stands: {name}'s resignation is void. {name}'s answer to it is the file that comes next"
+                )
+                raise CrossedError(void.format(name=mover, game=resigned[0], resigner=resigner, resigned=crossed[0]))
             void = _(
                 # TRANSLATORS: {mover} and {resigner} are the players' names; {game} and {turn} say which file, {resigned} which
                 # game was resigned.
@@ -184,6 +207,8 @@ class Journal:
                 "which stands: that file is void. {mover}'s answer to the resignation is the file that comes next"
             )
             raise CrossedError(void.format(mover=mover, game=save.game, turn=save.turn, resigner=resigner, resigned=crossed[0]))
+        if self.is_void(save.prev):
+            raise CrossedError(void_after(save))
         seen = self._saves("WHERE hash = ?", (digest,))
         if seen:
             old = seen[0]
@@ -202,8 +227,9 @@ class Journal:
                 "{name} sent two different versions of turn {turn} (game {game}); the one you received first stands, this one is refused"
             )
             raise ForkError(fork.format(name=save.players[save.signer].name, turn=save.turn, game=save.game))
-        if save.seq == latest.seq and latest.signer != save.signer and save.prev == latest.prev and _resigns(save):
-            return Check(Status.CROSSING, latest)  # docs/save-format.md, Resigning: it takes the place of this player's unanswered file
+        replaced = self._replaced_by(save)
+        if replaced:  # docs/save-format.md, Resigning: it takes the place of this player's unanswered file
+            return Check(Status.CROSSING, latest, void=replaced)
         if save.seq <= latest.seq:
             older = _(
                 # TRANSLATORS: {game} and {turn} say which file this is; {latest_game} and {latest_turn} the latest one the player has.
@@ -223,6 +249,27 @@ class Journal:
             misnumbered = _("this file is numbered {seq} but follows save {latest}: it was made wrongly")
             raise ChainError(misnumbered.format(seq=save.seq, latest=latest.seq))
         return Check(Status.CONTINUES, latest, newly)
+
+    def _on_turn_resignation(self, save: SaveFile) -> bool:
+        """Whether `save` is a resignation made on its maker's turn: it follows the other player's file, as a turn would."""
+        if _resigns(save) is None:
+            return False
+        before = self._saves("WHERE hash = ? LIMIT 1", (save.prev,))
+        return bool(before) and before[0].signer != save.signer
+
+    def _replaced_by(self, save: SaveFile) -> tuple[str, ...]:
+        """The hashes of this player's files that the other's resignation `save` takes the place of (and makes void), if any.
+
+        They are this player's file that follows the same file as `save` (numbered as it is), and what this player wrote
+        after it before anything of the other's came: a resignation of theirs made on the other's turn, which follows a
+        file now void. None when `save` is no resignation, or something of the other player's followed it.
+        """
+        if _resigns(save) is None:
+            return ()
+        after = self._saves(f"WHERE match = ? AND seq >= ? AND {_LIVE} ORDER BY seq", (save.match, save.seq))
+        if not after or after[0].seq != save.seq or after[0].prev != save.prev or any(r.signer == save.signer for r in after):
+            return ()
+        return tuple(r.hash for r in after)
 
     # --- changes ---
 
@@ -335,8 +382,8 @@ class Journal:
                 "INSERT OR IGNORE INTO resignations VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (save.hash, save.match, save.seq, save.prev, game, save.signer, int(whole)),
             )
-        if result.status is Status.CROSSING and result.latest is not None:
-            self._store.run("INSERT OR IGNORE INTO void VALUES (?)", (result.latest.hash,))
+        if result.status is Status.CROSSING:
+            self._store.run_many("INSERT OR IGNORE INTO void VALUES (?)", ((digest,) for digest in result.void))
         return result
 
     def _keep_message(self, save: SaveFile) -> None:
@@ -418,6 +465,19 @@ class Journal:
             taken = (match, seq, _where(path), opponent, sender, now)
             return self._store.run("INSERT OR IGNORE INTO received VALUES (?, ?, ?, ?, ?, ?)", taken) == 1
 
+    def retake(self, match: str, seq: int, was: str, path: Path, opponent: str, sender: str) -> bool:
+        """Note that save `seq` of `match` came in by mail and is kept at `path`, in place of the copy taken before at `was`
+        (which did not verify: gone, damaged, or a forgery an older spite kept); False if that copy was replaced meanwhile."""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._store.writing():
+            taken = (_where(path), opponent, sender, now, match, seq, was)
+            return (
+                self._store.run(
+                    "UPDATE received SET path = ?, opponent = ?, sender = ?, taken_at = ? WHERE match = ? AND seq = ? AND path = ?", taken
+                )
+                == 1
+            )
+
     def taken(self, match: str, seq: int) -> str | None:
         """Where the save `seq` of `match` that came in by mail is kept, if one did."""
         row = self._store.row("SELECT path FROM received WHERE match = ? AND seq = ?", (match, seq), (str,))
@@ -475,6 +535,13 @@ class Journal:
         except (ValueError, TypeError) as e:
             raise self._store.unreadable(f"the side kept after save {seq} of match {match[:8]} is not JSON") from e
         return str(row[0])
+
+
+def void_after(save: SaveFile) -> str:
+    """Why `save` is void: it follows a file that a resignation took the place of (docs/save-format.md, Resigning)."""
+    # TRANSLATORS: {name} is the player who wrote the file; {game} and {turn} say which file
+    said = _("{name}'s file of game {game}, turn {turn} follows one that a resignation made void: it is void too")
+    return said.format(name=save.players[save.signer].name, game=save.game, turn=save.turn)
 
 
 def _resigns(save: SaveFile) -> tuple[int, bool] | None:

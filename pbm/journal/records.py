@@ -17,7 +17,7 @@ class Status(enum.Enum):
     UNKNOWN_MATCH = "unknown match"  # a later save of a match never seen here (a new machine): trust the file's chain
     CONTINUES = "continues"  # the next save after the latest known one
     LATEST = "latest"  # the latest known save itself, seen again
-    CROSSING = "crossing"  # the other player's resignation in place of this player's latest file, which it makes void
+    CROSSING = "crossing"  # the other player's resignation in place of this player's unanswered file(s), which it makes void
     EARLIER = "earlier"  # a save recorded before the latest one: looked at again (spite show, verify), never answered
 
 
@@ -65,6 +65,7 @@ class Check:
     status: Status
     latest: SaveRecord | None = None
     pinned: tuple[Player, ...] = ()  # keys pinned by recording this save (trust on first use): show their fingerprints
+    void: tuple[str, ...] = ()  # CROSSING: the hashes of this player's files the save takes the place of, void once it is recorded
 
     @property
     def first_seen(self) -> bool:

@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email import policy
+from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from cli_helpers import THINK, Player, Run, assert_refused, make_player, needs_p
 from mail_servers import Account, MailServers, free_port, mail_servers
 
 from pbm import saves
+from pbm.transport.code import TurnCode
 
 
 @pytest.fixture(scope="module")
@@ -608,21 +610,31 @@ def forged_code(turn: dict[str, Any]) -> str:
     return "\n".join([f"BEGIN SPITE TURN {tag}", *lines, f"END SPITE TURN {tag} {code._check(tag, body)}"])
 
 
+def forged_turn(alice: Mailer, bob: Mailer, servers: MailServers) -> tuple[bytes, EmailMessage, TurnCode, dict[str, Any]]:
+    """Alice's mail of her turn to Bob, held back (Bob has not got it): its bytes, the message, its turn code, and the
+    code's turn with one field changed (the score; the file's name stays the genuine one's), for a forger to send."""
+    from pbm.transport import code
+
+    genuine = intercepted(alice, bob, servers)
+    message = BytesParser(policy=policy.default).parsebytes(genuine)
+    assert isinstance(message, EmailMessage)
+    body = message.get_body(("plain",))
+    assert body is not None
+    item = code.read(body.get_content().encode())
+    assert isinstance(item, TurnCode)
+    turn = dict(item.turn)
+    turn["score"] = [turn["score"][0] + 1, turn["score"][1]]
+    return genuine, message, item, turn
+
+
 @pytest.mark.parametrize("together", [False, True], ids=["looked-at-between", "in-one-look"])
 def test_a_forged_turn_code_before_the_genuine_file_is_refused_and_takes_no_place(
     pair: tuple[Mailer, Mailer], servers: MailServers, together: bool
 ) -> None:
     """Mallory mails Bob, as Alice, her turn's code with its score changed, before Alice's own mail comes: refused in one
     line, and nothing of it kept (no file, no save number taken), so Alice's file is taken and played."""
-    from pbm.transport import code
-
     alice, bob = pair
-    genuine = intercepted(alice, bob, servers)
-    message = BytesParser(policy=policy.default).parsebytes(genuine)
-    item = code.read(message.get_body(("plain",)).get_content().encode())
-    assert isinstance(item, code.TurnCode)
-    turn = dict(item.turn)
-    turn["score"] = [turn["score"][0] + 1, turn["score"][1]]  # one field changed: the file's name stays the genuine one's
+    genuine, message, item, turn = forged_turn(alice, bob, servers)
     forged = f"From: {alice.account.address}\nSubject: {message['Subject']}\n\nmy move:\n\n{forged_code(turn)}\n"
     before = kept_files(bob)
     servers.deliver(bob.account, forged.encode())
@@ -647,6 +659,84 @@ def test_a_forged_turn_code_before_the_genuine_file_is_refused_and_takes_no_plac
     assert file.read_bytes() == next(message.iter_attachments()).get_content()  # Alice's file, as she wrote it
     opened = bob.player.spite("inbox", "--play", input="", env=bob.env())  # nobody at the keyboard: it opens, plays nothing
     assert f"Opening {file}" in opened.stdout and "your turn" in opened.stdout and "signature" not in opened.output, opened
+    run = bob.ok("play", file, "--auto", "--think", THINK, "--send")
+    assert f"to {alice.account.address}" in run.stdout, run
+    assert [t["what"] for t in alice.inbox()["taken"]] == ["kept"]  # the match goes on
+
+
+@pytest.mark.parametrize("on_turn_first", [True, False], ids=["on-turn-resigner-looks-first", "other-looks-first"])
+@pytest.mark.parametrize(("on_turn_whole", "other_whole"), [(False, False), (True, False), (False, True)], ids=["games", "match", "game"])
+def test_two_resignations_after_one_file_by_mail_end_the_game_alike(
+    pair: tuple[Mailer, Mailer], on_turn_first: bool, on_turn_whole: bool, other_whole: bool
+) -> None:
+    """Bob fetches Alice's turn and resigns on his turn, while Alice resigns on it too (after her own file): both mail it.
+    Whichever inbox looks first, Bob's resignation stands on both sides (docs/protocol.md, Resigning), Alice's is passed
+    over as void, and Alice's answer to Bob's goes on to the next game (or ends the match) alike."""
+    alice, bob = pair
+    invitation = invite(alice, bob, payoff=20, target=30)  # piles of 20: game 1 goes on for these few turns
+    reader, writer = bob, alice
+    for _ in range(4):
+        answer(reader)
+        reader, writer = writer, reader
+    assert reader is bob
+    file = waiting(bob.inbox())  # Alice's turn, for Bob to answer
+    assert file is not None
+    match = match_of(invitation)[:8]
+    ours = ["--match"] if on_turn_whole else []
+    run = bob.ok("resign", match, "--yes", "--file", file, "--send", *ours)  # on his turn: it follows Alice's file
+    assert f"to {alice.account.address}" in run.stdout, run
+    pile = int(run.stdout.split("Alice scores ", 1)[1].split(".", 1)[0])
+    run = alice.ok("resign", match, "--yes", "--send", *(["--match"] if other_whole else []))  # after her own file
+    assert f"to {bob.account.address}" in run.stdout, run
+
+    def bob_looks() -> None:
+        view = bob.inbox()
+        refused = [t for t in view["taken"] if t["what"] == "refused"]
+        assert len(refused) == 1 and "crossed Bob's resignation of game 1, made on Bob's turn" in json.dumps(refused[0]), view
+
+    if on_turn_first:
+        bob_looks()
+    reply = answer(alice)  # Alice's spite takes Bob's resignation in place of hers, and answers it
+    assert f"Bob resigned {'the match' if on_turn_whole else f'game 1: you score {pile}.'}" in " ".join(reply.stdout.split()), reply
+    if not on_turn_first:
+        bob_looks()
+    for m, who in ((alice, "Bob"), (bob, "you")):
+        (row,) = m.inbox()["matches"]
+        assert row["resigned"] == [f"{who} resigned the match, in game 1" if on_turn_whole else f"{who} resigned game 1"], row
+        assert row["score"] == ([pile, 0] if m is alice else [0, pile]), row  # yours first: Bob's pile, to Alice
+    last = answer(bob)  # Alice's keys of game 1 (and the deal of game 2 when the match goes on)
+    if on_turn_whole:
+        assert "Nothing more to send" in last.stdout, last
+        for m in (alice, bob):
+            assert json.loads(m.ok("games", "--json", "--all").stdout)["matches"][0]["next"] == "over"
+        return
+    answer(alice)  # the deal of game 2 goes on, taken in by both
+    following = waiting(bob.inbox())
+    assert following is not None
+    for m in (alice, bob):
+        assert json.loads(m.ok("show", "--json", following).stdout)["game"] == 2
+
+
+def test_a_forged_code_an_older_spite_kept_gives_its_place_to_the_genuine_file(pair: tuple[Mailer, Mailer], servers: MailServers) -> None:
+    """A home where an older spite kept a forged turn code (and took its save number) is not stuck: the genuine file of
+    that turn, when it comes, takes the forgery's place, and the turn is played."""
+    from pbm.inbox import match_folder
+    from pbm.journal import Journal
+
+    alice, bob = pair
+    genuine, message, item, turn = forged_turn(alice, bob, servers)
+    with Journal.open(bob.player.home) as journal:  # as spite before issue 33 kept it: unverified, its save number taken
+        forged = match_folder(journal.home, item.match) / "forged.txt"
+        forged.write_text(f"my move:\n\n{forged_code(turn)}\n")
+        assert journal.take(item.match, item.seq, forged, "Alice", alice.account.address)
+    view = bob.inbox()
+    assert waiting(view) == str(forged.resolve())
+    assert_refused(bob.spite("play", forged, "--auto"), "signature")  # stuck, until the genuine file comes
+    servers.deliver(bob.account, genuine)
+    view = bob.inbox()
+    assert [t["what"] for t in view["taken"]] == ["kept"], view
+    file = Path(waiting(view) or "")
+    assert file != forged.resolve() and file.read_bytes() == next(message.iter_attachments()).get_content()
     run = bob.ok("play", file, "--auto", "--think", THINK, "--send")
     assert f"to {alice.account.address}" in run.stdout, run
     assert [t["what"] for t in alice.inbox()["taken"]] == ["kept"]  # the match goes on

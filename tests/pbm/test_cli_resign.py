@@ -151,7 +151,7 @@ def test_a_changed_resignation_is_refused_and_resigning_needs_a_terminal_or_yes(
     assert_refused(mover.spite("resign", match[:8]), "--yes")
     assert_refused(mover.spite("resign", "ffffffff", "--yes"), "no match")
     resigned, _ = _resign(mover)
-    assert_refused(mover.spite("resign", match[:8], "--yes"), "game 1 is over already")
+    assert_refused(mover.spite("resign", match[:8], "--yes"), "you resigned game 1 already", str(resigned), f"send it to {other.name}")
     text = resigned.read_text()
     changed = resigned.with_name("changed.toml")
     changed.write_text(text.replace("match = false", "match = true", 1))
@@ -259,3 +259,23 @@ def test_a_resignation_carrying_a_changed_copy_of_the_file_it_follows_is_refused
     bad.write_bytes(saves.to_toml(saves.sign(forged, waiting.identity)))
     assert_refused(mover.spite("play", bad, "--auto"), "does not carry the file it follows")
     assert mover.spite("play", resigned, "--auto", "--think", THINK).exit_code == 0  # the refusal changed nothing
+
+
+@pytest.mark.parametrize("on_own_turn", [True, False], ids=["own-turn", "opponents-turn"])
+def test_a_resignation_taken_in_shows_and_verifies_again_as_any_earlier_file(tmp_path: Path, on_own_turn: bool) -> None:
+    mover, waiting, chain = _started(tmp_path, 5)
+    resigner, other = (mover, waiting) if on_own_turn else (waiting, mover)
+    if on_own_turn:
+        mover.ok("show", chain[-1])
+    resigned, _ = _resign(resigner)
+    before = {player.name: player.show(resigned) for player in (other, resigner)}
+    reply = answer(other, resigned)
+    for player in (other, resigner):
+        shown = player.ok("show", resigned).stdout  # an earlier file now: shown as it was
+        assert "resigned" in shown and " win" in shown, shown
+        again = player.show(resigned)
+        assert again.pop("earlier") is (player is other) and {**before[player.name], "earlier": None} == {**again, "earlier": None}
+        verified = " ".join(player.ok("verify", resigned).stdout.split())
+        assert ("an earlier file: game 1" in verified and verified.endswith("OK")) if player is other else "your own file" in verified
+    assert _resignations(other) == _resignations(resigner) == [Resignation(1, _seat(resigner), False)]
+    assert resigner.ok("play", reply, "--auto", "--think", THINK).exit_code == 0  # the match goes on from the answer
