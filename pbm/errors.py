@@ -79,7 +79,7 @@ class UnknownKeyError(SpiteError):
     """The file is signed by a key that is not the one pinned for that player."""
 
 
-# --- the journal (pbm/journal.py) ---
+# --- the journal (pbm/journal/) ---
 
 
 class JournalError(SpiteError):
