@@ -171,11 +171,12 @@ class _Command(TyperCommand):
 
 
 # the modules of commands, in the order spite --help lists them
-GROUPS = ("start", "play", "show", "record", "stats", "practice", "rules", "mail")
+GROUPS = ("start", "play", "resign", "show", "record", "stats", "practice", "rules", "mail")
 # which module adds each command: `spite show` imports only pbm.cli.show (tests/pbm/test_cli_command.py checks the list)
 COMMANDS = {
     **dict.fromkeys(("id", "new", "version", "help"), "start"),
-    **dict.fromkeys(("play", "resign"), "play"),
+    "play": "play",
+    "resign": "resign",
     **dict.fromkeys(("show", "verify", "code", "games"), "show"),
     "record": "record",
     "stats": "stats",
