@@ -51,11 +51,29 @@ def resignations(player: Player) -> list[Resignation]:
         return journal.resignations(journal.matches()[0].match)
 
 
-@pytest.mark.parametrize("on_turn_first", [True, False], ids=["on-turn-one-first", "other-first"])
+# Two games and two matches resigned, in both orders of arrival; a game against a match and a match against a game, each
+# in one order (the order and the kinds are decided apart: the kind only says what stands once one does).
+CROSSINGS = [
+    (True, False, False),
+    (False, False, False),
+    (True, True, True),
+    (False, True, True),
+    (True, False, True),
+    (False, True, False),
+]
+
+
 @pytest.mark.parametrize(
-    ("on_turn_whole", "other_whole"),
-    [(False, False), (True, True), (False, True), (True, False)],
-    ids=["games", "matches", "game-against-match", "match-against-game"],
+    ("on_turn_first", "on_turn_whole", "other_whole"),
+    CROSSINGS,
+    ids=[
+        "games-on-turn-one-first",
+        "games-other-first",
+        "matches-on-turn-one-first",
+        "matches-other-first",
+        "game-against-match",
+        "match-against-game",
+    ],
 )
 def test_two_resignations_after_one_file_the_one_made_on_its_makers_turn_stands(
     tmp_path: Path, on_turn_first: bool, on_turn_whole: bool, other_whole: bool

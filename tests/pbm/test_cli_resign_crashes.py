@@ -35,9 +35,19 @@ def latest_own(player: Player) -> tuple[str, bytes]:
         return info.latest.path, data
 
 
-@pytest.mark.parametrize("whole", [False, True], ids=["game", "match"])
-@pytest.mark.parametrize("how", ["own-turn", "own-turn-file", "other-turn"])
-@pytest.mark.parametrize("fault", ["answer-recorded", "temp-written"])
+# Each kill point with each way to resign (on one's turn, on it with the opponent's file given, on the opponent's turn),
+# and each of those with a game and with the match: six runs in place of all twelve.
+KILLS = [
+    ("answer-recorded", "own-turn", False),
+    ("answer-recorded", "own-turn-file", True),
+    ("answer-recorded", "other-turn", True),
+    ("temp-written", "own-turn", True),
+    ("temp-written", "own-turn-file", False),
+    ("temp-written", "other-turn", False),
+]
+
+
+@pytest.mark.parametrize(("fault", "how", "whole"), KILLS, ids=[f"{f}-{h}-{'match' if w else 'game'}" for f, h, w in KILLS])
 def test_a_killed_resignation_is_written_again_as_recorded(mail: Mail, fault: str, how: str, whole: bool) -> None:
     """Killed once its resignation is recorded (or its temp file written), `spite resign` run again writes that very file
     where the journal says it lies, and says so; once it is on disk, once more names it and writes nothing."""
