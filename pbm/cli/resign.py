@@ -77,7 +77,7 @@ def resign(
             if recorded is not None:  # made already (a spite killed before its file was on disk): the same file, again
                 done, opened, written, path, rewritten = recorded
                 whole, game, points = done.whole_match, done.game, _points(opened)
-                if not rewritten and not send:
+                if not rewritten and (not send or _practice(home, path)):  # on disk: name it (or mail it again, --send)
                     _resigned_already(done, path, opened, practice=_practice(home, path))
             else:
                 rewritten = False
