@@ -1,12 +1,13 @@
-"""Mail settings (``<home>/mail.toml``, mode 0600) and where the mail password comes from; the password is never written.
+"""Mail settings (``<home>/mail.toml``, mode 0600) and where the mail password comes from.
 
-The file holds servers, ports, security, the user name and the From address (docs/mail-settings.md). The password comes
-from SPITE_MAIL_PASSWORD, else the system keyring when the `keyring` package finds the system's own, else the
-terminal (the CLI asks, once per command).
+The file holds servers, ports, security, the user name and the From address (docs/mail-settings.md), never a password.
+The password comes from SPITE_MAIL_PASSWORD, else the system keyring when the `keyring` package finds the system's own,
+else the file the player chose at setup to keep it in (pbm/credentials.py), else the terminal (the CLI asks).
 """
 
 from __future__ import annotations
 
+import enum
 import re
 import tomllib
 from dataclasses import asdict, fields
@@ -25,26 +26,6 @@ KEYRING_SERVICE = "spite-mail"
 SECURITY = ("starttls", "tls", "plain")
 DEFAULT_PORTS = {"smtp": {"starttls": 587, "tls": 465, "plain": 25}, "imap": {"starttls": 143, "tls": 993, "plain": 143}}
 _ADDRESS = re.compile(r"[^@\s<>]+@[^@\s<>]+")
-
-
-@frozen_value(slots=False)
-class Provider:
-    """A mail provider's servers, for ``spite mail setup --provider``."""
-
-    smtp_host: str
-    smtp_port: int
-    smtp_security: str
-    imap_host: str
-    imap_port: int
-    imap_security: str
-
-
-# Providers that give app passwords for programs like spite (the account password itself is refused there)
-PROVIDERS = {
-    "gmail": Provider("smtp.gmail.com", 465, "tls", "imap.gmail.com", 993, "tls"),
-    "fastmail": Provider("smtp.fastmail.com", 465, "tls", "imap.fastmail.com", 993, "tls"),
-    "icloud": Provider("smtp.mail.me.com", 587, "starttls", "imap.mail.me.com", 993, "tls"),
-}
 
 
 @frozen_value(slots=False)
@@ -216,24 +197,55 @@ def _keyring() -> Any | None:
         return None
 
 
-def stored_password(settings: MailSettings) -> str | None:
-    """The password from SPITE_MAIL_PASSWORD or the system keyring, or None when the player must be asked."""
+class Source(enum.Enum):
+    """Where a mail password came from."""
+
+    ENV = "env"  # SPITE_MAIL_PASSWORD
+    KEYRING = "keyring"  # the system keyring
+    FILE = "file"  # the file of the spite home the player chose at setup (pbm/credentials.py)
+    ASKED = "asked"  # typed at the terminal
+
+
+@frozen_value(slots=False)
+class Password:
+    """A mail password and where it came from (so that a refusal of it can say what to do)."""
+
+    text: str
+    source: Source
+
+    def __repr__(self) -> str:
+        return f"Password(<hidden>, {self.source})"  # never in a traceback or a log
+
+
+def stored_password(settings: MailSettings, home: Path) -> Password | None:
+    """The password from SPITE_MAIL_PASSWORD, the system keyring or the spite home's password file, or None when the
+    player must be asked; MailSettingsError when that file is damaged."""
     import os
+
+    from pbm import credentials
 
     env = os.environ.get(PASSWORD_ENV)
     if env:
-        return env
+        return Password(env, Source.ENV)
     ring = _keyring()
-    if ring is None:
-        return None
-    try:
-        return ring.get_password(KEYRING_SERVICE, settings.keyring_user) or None
-    except Exception:
-        return None
+    if ring is not None:
+        try:
+            kept = ring.get_password(KEYRING_SERVICE, settings.keyring_user) or None
+        except Exception:
+            kept = None
+        if kept is not None:
+            return Password(kept, Source.KEYRING)
+    kept = credentials.load(home, settings.keyring_user)
+    return Password(kept, Source.FILE) if kept is not None else None
+
+
+def has_keyring() -> bool:
+    """Whether this machine has a system keyring that spite may keep the password in."""
+    return _keyring() is not None
 
 
 def remember_password(settings: MailSettings, password: str) -> bool:
-    """Keep `password` in the system keyring when there is one; whether it was kept (never written anywhere else)."""
+    """Keep `password` in the system keyring when there is one; whether it was kept there."""
     ring = _keyring()
     if ring is None:
         return False
@@ -244,9 +256,33 @@ def remember_password(settings: MailSettings, password: str) -> bool:
     return True
 
 
-def password_source(settings: MailSettings, just_kept: bool = False) -> str:
+def in_file_words(path: Path) -> str:
+    """Where the password file is and who may read it, as the end of a sentence: only you (POSIX), or your user profile
+    (Windows, where a file's mode keeps nobody out)."""
+    from pbm import credentials
+
+    if credentials.is_posix():
+        # TRANSLATORS: the end of a sentence about the mail password kept in a file; {file} is its path
+        return _("in {file}, which only you can read").format(file=path)
+    # TRANSLATORS: the end of a sentence about the mail password kept in a file on Windows; {file} is its path
+    return _("in {file}, in your user profile (only you and the administrators can read it)").format(file=path)
+
+
+def file_source(home: Path) -> str:
+    """The sentence that says the password is kept in the spite home's file, unencrypted, and who can read it."""
+    from pbm import credentials
+
+    # TRANSLATORS: {where} says where the file is and who can read it, as: in /home/alice/.local/share/spite/mail-password.toml,
+    # which only you can read
+    kept_file = _("Your password is kept unencrypted {where}: spite does not ask for it; 'spite mail setup' changes it.")
+    return kept_file.format(where=in_file_words(credentials.password_path(home)))
+
+
+def password_source(settings: MailSettings, home: Path, just_kept: bool = False) -> str:
     """Where the mail password comes from on this machine, in one sentence (`just_kept`: setup has just put it in the keyring)."""
     import os
+
+    from pbm import credentials
 
     if os.environ.get(PASSWORD_ENV):
         return _("Your password is read from {variable} (it is set here).").format(variable=PASSWORD_ENV)
@@ -257,15 +293,26 @@ def password_source(settings: MailSettings, just_kept: bool = False) -> str:
             # TRANSLATORS: {backend} names the system keyring's kind (as SecretService); {entry} its entry (spite-mail / alice@host)
             kept = _("Your password is kept in the system keyring ({backend}), as {entry}: spite does not ask for it again.")
             return kept.format(**where)
-        if stored_password(settings) is not None:
+        try:
+            in_ring = ring.get_password(KEYRING_SERVICE, settings.keyring_user) is not None
+        except Exception:
+            in_ring = False
+        if in_ring:
             # TRANSLATORS: {backend} names the system keyring's kind (as SecretService); {entry} its entry (spite-mail / alice@host)
             return _("Your password is kept in the system keyring ({backend}), as {entry}.").format(**where)
+    try:
+        in_file = credentials.load(home, settings.keyring_user) is not None
+    except MailSettingsError:
+        in_file = True  # damaged: said when a command reads it
+    if in_file:
+        return file_source(home)
+    if ring is not None:
         not_yet = _(
             # TRANSLATORS: {backend} names the system keyring's kind (as SecretService)
             "Your password is not in the system keyring ({backend}) yet: "
             "spite asks for it once per command until spite mail setup keeps it there."
         )
-        return not_yet.format(**where)
+        return not_yet.format(backend=type(ring.get_keyring()).__name__)
     return _("spite asks for your password once per command (or set {variable}): there is no system keyring here.").format(
         variable=PASSWORD_ENV
     )

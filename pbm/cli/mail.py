@@ -1,8 +1,9 @@
 """Mail: spite mail setup, send, resend and inbox."""
 
+import contextlib
 import dataclasses
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -10,42 +11,17 @@ import typer
 
 from pbm.cli.app import ToOption, UsageError, _Command, _Group, _handled, _identity, app, ask, command, print_json, session
 from pbm.cli.shared import _ago, _mail_named, _standing_json, is_practice, print_standings
-from pbm.errors import MailAuthError, MailError, SaveFormatError, SpiteError
+from pbm.errors import MailError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.i18n import _, error_text, ngettext, os_reason, say
 from pbm.identity import Identity
 from pbm.journal import Journal
+from pbm.providers import BY_NAME as _PROVIDERS
 from pbm.saves import SaveFile
 from pbm.shown import plain
 
 if TYPE_CHECKING:
     from pbm.mailconf import MailSettings
-
-
-def _setting(label: str, given: str | None, default: str | None, flag: str) -> str:
-    """A setting: as given, else asked at a terminal (offering `default`), else `default`; a usage error when there is none."""
-    if given is not None:
-        return given
-    if sys.stdin.isatty():
-        return ask(label, default=default or None)
-    if not default:
-        raise UsageError(_("give {option} (there is no terminal to ask at)").format(option=flag))
-    return default
-
-
-def _port_setting(label: str, given: int | None, default: int) -> int:
-    """A port: as given, else asked at a terminal (offering `default`) until the answer is a port number, else `default`."""
-    if given is not None:
-        return given
-    if not sys.stdin.isatty():
-        return default
-    while True:
-        answer = ask(label, default=str(default)).strip()
-        port = int(answer) if answer.isdecimal() and len(answer) <= 5 else 0
-        if 1 <= port <= 65535:
-            return port
-        # TRANSLATORS: {answer} is what the player typed for a port, in quotes
-        session.err.print(_("{answer} is not a port number: give a number from 1 to 65535.").format(answer=repr(answer)), markup=False)
 
 
 def _example(command_line: str) -> str:
@@ -64,13 +40,20 @@ _SECURITY_HELP = _("tls, starttls, or plain (a local server only).")
     "setup",
     cls=_Command,
     help=_("Set up mail: servers, ports, security, user name and From address; tries them, then keeps them in your spite home."),
-    epilog=_example("spite mail setup --provider fastmail --address alice@fastmail.com"),
+    epilog=_example("spite mail setup --address alice@fastmail.com"),
 )
 @_handled
 def setup(
     provider: Annotated[
         str | None,
-        typer.Option("--provider", metavar="NAME", help=_("Fill in the servers of gmail, fastmail or icloud (app passwords).")),
+        typer.Option(
+            "--provider",
+            metavar="NAME",
+            # TRANSLATORS: {known} lists the names --provider takes (gmail, fastmail, icloud, ...), never translated
+            help=_("Fill in the servers of a provider for an address at your own domain hosted there: {known}.").format(
+                known=", ".join(_PROVIDERS)
+            ),
+        ),
     ] = None,
     address: Annotated[
         str | None, typer.Option("--address", metavar="ADDRESS", help=_("Your email address (the From of your mail)."))
@@ -93,82 +76,22 @@ def setup(
     ] = None,
     timeout: Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help=_("How long to wait for a server (30)."))] = None,
     no_check: Annotated[bool, typer.Option("--no-check", help=_("Keep the settings without trying the servers."))] = False,
+    keep_password: Annotated[
+        bool | None,
+        typer.Option(
+            "--keep-password/--no-keep-password",
+            help=_(
+                "Where there is no system keyring: keep the mail password in your spite home, unencrypted, readable by you "
+                "only (asked at a terminal)."
+            ),
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Set up mail: servers, ports, security, user name and From address."""
-    from pbm import mailconf
+    from pbm.cli.mailsetup import run
 
-    home = spite_home()
-    old: MailSettings | None = None
-    for is_draft in (True, False):  # the answers of a setup that failed, else the settings kept
-        try:
-            old = mailconf.load(home, is_draft)
-        except SpiteError:
-            continue
-        if is_draft:
-            session.out.print(
-                _("Offering the answers of the last setup, whose servers failed ({file}).").format(file=mailconf.DRAFT_FILE), markup=False
-            )
-        break
-    preset = None
-    if provider is not None:
-        preset = mailconf.PROVIDERS.get(provider.lower())
-        if preset is None:
-            known = ", ".join(mailconf.PROVIDERS)
-            # TRANSLATORS: {provider} is the name given, in quotes; {known} lists the names spite knows: gmail, fastmail, icloud
-            message = _("{provider} is not one spite knows: {known}").format(provider=repr(provider), known=known)
-            raise typer.BadParameter(message, param_hint="--provider")
-
-    def default(name: str) -> Any:
-        """The provider's value, else the one kept before, else None."""
-        if preset is not None and hasattr(preset, name):
-            return getattr(preset, name)
-        return getattr(old, name, None)
-
-    def port(kind: str, security: str) -> int:
-        """The port kept or the provider's for that security; another security gets its usual port."""
-        same = security.strip().lower() == default(f"{kind}_security")
-        return (default(f"{kind}_port") if same else None) or mailconf.DEFAULT_PORTS[kind].get(security.strip().lower(), 465)
-
-    address = _setting(_("Your email address"), address, default("address"), "--address")
-    user = _setting(_("Your user name at the mail servers"), user, default("user") or mailconf.bare_address(address), "--user")
-    smtp_host = _setting(_("SMTP server (sends your mail)"), smtp_host, default("smtp_host"), "--smtp-host")
-    smtp_security = _setting(_("SMTP security (tls, starttls, plain)"), smtp_security, default("smtp_security") or "tls", "--smtp-security")
-    smtp_port = _port_setting(_("SMTP port"), smtp_port, port("smtp", smtp_security))
-    settings_maildir = str(maildir.expanduser().resolve()) if maildir is not None else ""
-    if not settings_maildir and imap_host is None and old is not None and old.maildir and preset is None:
-        settings_maildir = old.maildir
-    if not settings_maildir:
-        imap_host = _setting(_("IMAP server (your inbox)"), imap_host, default("imap_host"), "--imap-host")
-        imap_security = _setting(
-            _("IMAP security (tls, starttls, plain)"), imap_security, default("imap_security") or "tls", "--imap-security"
-        )
-        imap_port = _port_setting(_("IMAP port"), imap_port, port("imap", imap_security))
-    settings = mailconf.MailSettings(
-        address=address.strip(),
-        user=user.strip(),
-        smtp_host=smtp_host.strip(),
-        smtp_port=smtp_port,
-        smtp_security=smtp_security.strip().lower(),
-        imap_host=(imap_host or "").strip(),
-        imap_port=imap_port or 993,
-        imap_security=(imap_security or "tls").strip().lower(),
-        maildir=settings_maildir,
-        timeout=timeout if timeout is not None else (old.timeout if old is not None else 30.0),
-    )
-    asked = False
-    if not no_check:
-        try:
-            password, asked = password_for(settings, ask_first=True)
-            _try_servers(settings, password)
-        except MailError as e:
-            draft = mailconf.save(home, settings, draft=True)
-            # TRANSLATORS: {error} says which server failed and how; {file} is a file's path
-            kept_in = _("{error} (your answers are kept in {file}: spite mail setup offers them again)")
-            raise type(e)(kept_in.format(error=error_text(e), file=draft)) from e
-    path = mailconf.save(home, settings)
-    session.out.print(_("Mail settings kept in {file} (readable by you only; no password in it).").format(file=path), soft_wrap=True)
-    kept = asked and mailconf.remember_password(settings, password)
-    session.out.print(mailconf.password_source(settings, kept), soft_wrap=True)
+    run(locals())
 
 
 def _checks(settings: "MailSettings", password: str) -> list[tuple[str, str, Callable[[], None]]]:
@@ -194,7 +117,7 @@ def _checks(settings: "MailSettings", password: str) -> list[tuple[str, str, Cal
     return checks
 
 
-def _try_servers(settings: "MailSettings", password: str) -> None:
+def try_servers(settings: "MailSettings", password: str) -> None:
     """Log in to both servers (or find the Maildir) and say so; MailError naming what failed."""
     for _what, passed, check in _checks(settings, password):
         check()
@@ -211,21 +134,34 @@ def _try_servers(settings: "MailSettings", password: str) -> None:
 def mail_test() -> None:
     """Try both servers with the settings kept."""
     from pbm import mailconf
+    from pbm.cli import mailpass
+    from pbm.transport.mail import PasswordRefusedError
 
-    settings = mailconf.load(spite_home())
-    password = password_for(settings)[0]
-    failed = False
-    for what, passed, check in _checks(settings, password):
-        try:
-            check()
-        except MailError as e:
-            # TRANSLATORS: {server} names a server (SMTP or IMAP, its host, port and security) or a Maildir; {error} what failed
-            failure = _("{server}: failed: {error}").format(server=what, error=plain(error_text(e)))
-            session.out.print(failure, soft_wrap=True, markup=False)
-            failed = True
-        else:
+    home = spite_home()
+    settings = mailconf.load(home)
+    for password, again in mailpass.attempts(settings, home):
+        results: list[tuple[str, str, MailError | None]] = []
+        for what, passed, check in _checks(settings, password.text):
+            try:
+                check()
+            except MailError as e:
+                results.append((what, passed, e))
+            else:
+                results.append((what, passed, None))
+        refusal = next((e for _w, _p, e in results if isinstance(e, PasswordRefusedError)), None)
+        if refusal is None or not again:
+            break
+        mailpass.once_more(refusal)  # a password typed and refused: asked again, and both servers tried again
+    for what, passed, error in results:
+        if error is None:
             session.out.print(passed, soft_wrap=True)
-    if failed:
+            continue
+        if isinstance(error, PasswordRefusedError):
+            error = mailpass.refused(error, password, home)
+        # TRANSLATORS: {server} names a server (SMTP or IMAP, its host, port and security) or a Maildir; {error} what failed
+        failure = _("{server}: failed: {error}").format(server=what, error=plain(error_text(error)))
+        session.out.print(failure, soft_wrap=True, markup=False)
+    if any(error is not None for *_x, error in results):
         raise typer.Exit(1)
 
 
@@ -249,34 +185,7 @@ def mail_show() -> None:
         if name.startswith("imap_" if not settings.uses_imap else "maildir"):
             continue  # the inbox is read from one of the two
         session.out.print(f"  {name} = {plain(str(value))}", soft_wrap=True, markup=False)  # the file's own keys and values
-    session.out.print(mailconf.password_source(settings), soft_wrap=True)
-
-
-_asked: dict[str, str] = {}  # the passwords asked for in this command, by keyring entry: asked once per command
-
-
-def password_for(settings: "MailSettings", ask_first: bool = False) -> tuple[str, bool]:
-    """The mail password (from SPITE_MAIL_PASSWORD, the keyring or the terminal) and whether it was asked for.
-
-    A password asked at the terminal is kept for the rest of the command. `ask_first` (setup): at a terminal the
-    password is asked even if the keyring has one, which may be an old one.
-    """
-    import os
-
-    from pbm import mailconf
-
-    asking = ask_first and sys.stdin.isatty() and not os.environ.get(mailconf.PASSWORD_ENV)
-    stored = None if asking else _asked.get(settings.keyring_user) or mailconf.stored_password(settings)
-    if stored is not None:
-        return stored, False
-    if not sys.stdin.isatty():
-        raise MailAuthError(
-            _("no mail password: set {variable}, or run this at a terminal to be asked").format(variable=mailconf.PASSWORD_ENV)
-        )
-    # TRANSLATORS: a prompt; {user} is the login name at the mail servers
-    password = ask(_("Mail password for {user} (an app password for Gmail, Fastmail, iCloud)").format(user=settings.user), hide_input=True)
-    _asked[settings.keyring_user] = password
-    return password, True
+    session.out.print(mailconf.password_source(settings, home), soft_wrap=True)
 
 
 def _address(journal: Journal, save: SaveFile, to: str | None, me: int) -> str:
@@ -316,10 +225,12 @@ def mail_save(identity: Identity, journal: Journal, save: SaveFile, data: bytes,
                 name=who
             )
         )
+    from pbm.cli.mailpass import with_password
+
     settings = mailconf.load(journal.home)
     address = _address(journal, save, to, me)
-    password = password_for(settings)[0]
-    mail.send(settings, password, mail.compose(save, data, name, settings.address, address))
+    message = mail.compose(save, data, name, settings.address, address)
+    with_password(settings, journal.home, lambda password: mail.send(settings, password.text, message))
     journal.mailed(save, save.match, address)
     return address
 
@@ -485,28 +396,31 @@ def inbox(
     identity = _identity(home)
     where = ""  # the IMAP mailbox, whose last look the journal keeps
     outcomes: list[kept.Intake] = []
-    with Journal.open(home) as journal:
+    with Journal.open(home) as journal, contextlib.ExitStack() as opened:
         if maildir is not None:
-            box = mail.maildir_box(maildir, every)
+            messages = opened.enter_context(mail.maildir_box(maildir, every))
         else:
             settings = mailconf.load(home)
             if settings.uses_imap:
-                password = password_for(settings)[0]
+                from pbm.cli.mailpass import with_password
+
                 where = f"{settings.user}@{settings.imap_host}:{settings.imap_port}"
                 last = journal.looked(where)
-                box = mail.imap_box(settings, password, every, mail.Mark(*last) if last else None)
+                mark = mail.Mark(*last) if last else None
+                box = lambda password: opened.enter_context(mail.imap_box(settings, password.text, every, mark))  # noqa: E731
+                messages = with_password(settings, home, box)  # logged in: a password typed and refused is asked again
             else:
-                box = mail.maildir_box(Path(settings.maildir), every)
-        with box as messages:
-            for message in messages.messages():
-                found = mail.found_in(message.data)
-                taken = [dataclasses.replace(kept.take(f, identity, journal), mail=_mail_named(message.data)) for f in found]
-                outcomes += taken
-                if any(t.what is not kept.Taken.REFUSED for t in taken):
-                    messages.mark_seen(message)
-            if where and messages.looked is not None:
-                journal.keep_looked(where, messages.looked.validity, messages.looked.uid)
-            skipped = messages.skipped
+                messages = opened.enter_context(mail.maildir_box(Path(settings.maildir), every))
+        for message in messages.messages():
+            found = mail.found_in(message.data)
+            taken = [dataclasses.replace(kept.take(f, identity, journal), mail=_mail_named(message.data)) for f in found]
+            outcomes += taken
+            if any(t.what is not kept.Taken.REFUSED for t in taken):
+                messages.mark_seen(message)
+        if where and messages.looked is not None:
+            journal.keep_looked(where, messages.looked.validity, messages.looked.uid)
+        skipped = messages.skipped
+        unread = _read_elsewhere(journal, messages.read_before)
         rows = kept.standings(identity, journal)
     for s in skipped:  # on stderr, with --json too: a file no mail program would have put there
         # TRANSLATORS: {file} is the name of a file in a Maildir (a folder of mail), as new/1700000000.M1P2.host; {why} says
@@ -514,9 +428,9 @@ def inbox(
         note = _("Passed over {file} in the Maildir: {why}").format(file=plain(s.key), why=say(s.why))
         session.err.print(note, soft_wrap=True, markup=False)
     if as_json:
-        print_json({"taken": [_outcome_json(o) for o in outcomes], "matches": [_standing_json(r) for r in rows]})
+        print_json({"taken": [_outcome_json(o) for o in outcomes], "read_elsewhere": unread, "matches": [_standing_json(r) for r in rows]})
         return
-    _report(outcomes)
+    _report(outcomes, unread)
     print_standings(rows, playing=play)
     if play:
         mine = next((r for r in rows if r.next is kept.Next.YOU and not is_practice(r)), None)  # practice goes on in spite practice
@@ -529,7 +443,24 @@ def inbox(
         play_file(Path(mine.file), send=send)
 
 
-def _report(outcomes: list[Any]) -> None:
+def _read_elsewhere(journal: Journal, read: Sequence[Any]) -> int:
+    """How many spite mails read before spite looked (pbm.transport.imapread.ReadMail) carry a turn the journal does not
+    have: what `spite inbox --all` would look at."""
+    waiting: set[str] | None = None
+
+    def known(mail: Any) -> bool:
+        nonlocal waiting
+        if mail.seq is None:  # its Message-ID was changed on the way: known if its match is
+            if waiting is None:
+                waiting = {r.match for r in journal.waiting()}
+            return journal.knows(mail.match) or mail.match in waiting
+        latest = journal.latest(mail.match)
+        return journal.taken(mail.match, mail.seq) is not None or (latest is not None and latest.seq >= mail.seq)
+
+    return sum(1 for mail in read if not known(mail))
+
+
+def _report(outcomes: list[Any], unread: int = 0) -> None:
     from pbm.inbox import Taken
 
     new = sum(o.what is Taken.KEPT for o in outcomes)
@@ -543,6 +474,14 @@ def _report(outcomes: list[Any]) -> None:
         else:
             line = ngettext("{n} new file from the mail.", "{n} new files from the mail.", new)
         session.out.print(line.format(n=new, again=again), markup=False)
+    if unread:
+        read = ngettext(
+            "{n} spite mail in your inbox was already read (on another device?), so spite passed it over: spite inbox --all looks at it.",
+            "{n} spite mails in your inbox were already read (on another device?), so spite passed them over: "
+            "spite inbox --all looks at them.",
+            unread,
+        )
+        session.out.print(read.format(n=unread), soft_wrap=True, markup=False)
     for o in outcomes:
         if o.what is Taken.REFUSED:
             # TRANSLATORS: {mail} names the mail, as: the mail from alice@example.com, 'Subject'; {why} says why it was passed over

@@ -31,6 +31,7 @@ from pbm.mailconf import MailSettings, bare_address
 from pbm.saves import SaveFile
 from pbm.transport import code
 from pbm.transport.code import TurnCode
+from pbm.transport.imapread import ReadMail, read_spite_mail, uid_sizes
 
 TOML_TYPE = "application/toml"
 # The largest mail an honest spite sends, as it lies in a mailbox: the save (at most saves.MAX_BYTES) attached in base64,
@@ -153,7 +154,7 @@ def _named_error(where: dict[str, str], host: str, e: Exception) -> Exception | 
             "the {kind} server {server} refused the user name or password ({said}); "
             "Gmail, Fastmail and iCloud need an app password, not the account's"
         )
-        return MailAuthError(refused.format(**where, said=_said(e)))
+        return PasswordRefusedError(refused.format(**where, said=_said(e)))
     if isinstance(e, smtplib.SMTPNotSupportedError):
         # TRANSLATORS: {kind} is SMTP or IMAP; {server} its host and port; tls is the setting's value (never translated)
         return MailTLSError(_("the {kind} server {server} does not offer STARTTLS: choose security tls").format(**where))
@@ -204,6 +205,10 @@ def _named_error(where: dict[str, str], host: str, e: Exception) -> Exception | 
 
 class _ImapAuth(Exception):
     """An IMAP server refused the login."""
+
+
+class PasswordRefusedError(MailAuthError):
+    """A server refused the user name or password (not: it offers no login at all)."""
 
 
 def _said(e: object) -> str:
@@ -358,6 +363,7 @@ class Mailbox:
 
     looked: Mark | None = None
     skipped: tuple[Skipped, ...] = ()  # the files of a Maildir passed over (not mail: a folder, a pipe, a link out), once looked at
+    read_before: tuple[ReadMail, ...] = ()  # IMAP: the spite mail passed over as read elsewhere first, once looked at
 
     def messages(self) -> Iterator[Mail]:
         raise NotImplementedError
@@ -403,7 +409,7 @@ class _Imap(Mailbox):
         for i in range(0, len(uids), 500):
             data = self._do("fetch", ",".join(map(str, uids[i : i + 500])), "(RFC822.SIZE)")
             text = b" ".join(x if isinstance(x, bytes) else x[0] for x in data if x)
-            sizes.update(_uid_sizes(text))
+            sizes.update(uid_sizes(text))
         for uid in uids:
             if sizes.get(uid, MAX_MESSAGE + 1) > MAX_MESSAGE:
                 continue
@@ -411,18 +417,13 @@ class _Imap(Mailbox):
             body = next((x[1] for x in data if isinstance(x, tuple)), None)
             if body is not None:
                 yield Mail(str(uid), body)
+        if not self.every:
+            with contextlib.suppress(MailError):  # a server without HEADER search: the count is only a hint
+                self.read_before = tuple(read_spite_mail(self._do, set(uids), since.uid if since is not None else None))
         self.looked = now
 
     def mark_seen(self, mail: Mail) -> None:
         self._do("store", mail.key, "+FLAGS", "(\\Seen)")
-
-
-def _uid_sizes(text: bytes) -> Iterator[tuple[int, int]]:
-    """The (UID, size) pairs of a FETCH (RFC822.SIZE) answer, whichever order the server gives the two in."""
-    for item in re.findall(rb"\(([^()]*)\)", text):
-        fields = dict(re.findall(rb"(UID|RFC822\.SIZE) (\d+)", item))
-        if b"UID" in fields and b"RFC822.SIZE" in fields:
-            yield int(fields[b"UID"]), int(fields[b"RFC822.SIZE"])
 
 
 @frozen_value(slots=False)

@@ -34,13 +34,15 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailServers]:
 
 @dataclass
 class Mailer:
-    """A player with a spite home and a mail account on the test servers; every command gets their mail password."""
+    """A player with a spite home and a mail account on the test servers; every command gets their mail password (from
+    SPITE_MAIL_PASSWORD, or when `kept` from the file setup kept it in: there is no keyring here, nor a terminal)."""
 
     player: Player
     account: Account
+    kept: bool = False
 
     def env(self) -> dict[str, str | None]:
-        return {"SPITE_MAIL_PASSWORD": self.account.password}
+        return {"SPITE_MAIL_PASSWORD": None if self.kept else self.account.password}
 
     def spite(self, *args: str | Path, env: dict[str, str | None] | None = None) -> Run:
         return self.player.spite(*args, env={**self.env(), **(env or {})})
@@ -52,11 +54,17 @@ class Mailer:
         return json.loads(self.ok("inbox", "--json").stdout)
 
 
-def mailer(servers: MailServers, root: Path, name: str) -> Mailer:
+def mailer(servers: MailServers, root: Path, name: str, kept: bool = False) -> Mailer:
     m = Mailer(make_player(root, name), servers.account(name))
-    run = m.ok(*servers.setup_args(m.account))
+    run = m.player.ok(
+        *servers.setup_args(m.account), *(["--keep-password"] if kept else []), env={"SPITE_MAIL_PASSWORD": m.account.password}
+    )
     assert "SMTP 127.0.0.1" in run.stdout and "IMAP 127.0.0.1" in run.stdout, run
-    assert "Your password is read from SPITE_MAIL_PASSWORD" in run.stdout, run  # setup says where the password will come from
+    if kept:  # setup says where the password will come from
+        assert "Your password is kept unencrypted in" in run.stdout, run
+        m.kept = True
+    else:
+        assert "Your password is read from SPITE_MAIL_PASSWORD" in run.stdout, run
     return m
 
 
@@ -92,9 +100,15 @@ def messages(account: Account) -> list[Any]:
 @pytest.mark.parametrize(
     ("payoff", "target"), [pytest.param(3, 1, id="payoff3-target1"), pytest.param(3, 2, id="payoff3-target2", marks=pytest.mark.slow)]
 )
-def test_a_whole_match_travels_by_send_and_inbox(pair: tuple[Mailer, Mailer], payoff: int, target: int) -> None:
-    """A whole match (~20 files with pay-off piles of three, ~70 with three and two games to win) by mail only."""
-    alice, bob = pair
+def test_a_whole_match_travels_by_send_and_inbox(servers: MailServers, tmp_path: Path, payoff: int, target: int) -> None:
+    """A whole match (~20 files with pay-off piles of three, ~70 with three and two games to win) by mail only, each
+    player's password kept at setup (there is no keyring here): no command asks for it, where each asked before."""
+    with scratch(tmp_path) as root:
+        alice, bob = mailer(servers, root, "Alice", kept=True), mailer(servers, root, "Bob", kept=True)
+        _whole_match(alice, bob, payoff, target)
+
+
+def _whole_match(alice: Mailer, bob: Mailer, payoff: int, target: int) -> None:
     invite(alice, bob, payoff=payoff, target=target)
     reader, writer = bob, alice
     files = 1
@@ -136,6 +150,15 @@ def test_a_whole_match_travels_by_send_and_inbox(pair: tuple[Mailer, Mailer], pa
     assert len(bobs) >= 2, bobs
     assert_refused(bob.spite("send", bobs[0][1]), "is an old file of match", "which is over: nothing was sent")
     assert not [t for t in alice.inbox()["taken"] if t["what"] == "kept"]  # nothing came of it
+    # no password was typed (no terminal, no SPITE_MAIL_PASSWORD: a command that asked would have failed); without the
+    # kept password, each of these commands would have asked for it once
+    mail_commands = [
+        r
+        for m in (alice, bob)
+        for r in m.player.runs[2:]
+        if r.exit_code == 0 and (r.args[0] in ("inbox", "send", "resend") or "--send" in r.args)
+    ]
+    assert len(mail_commands) >= 2 * files, len(mail_commands)
 
 
 # --- settings ---
@@ -486,6 +509,29 @@ def test_inbox_finds_mail_read_elsewhere_since_its_last_look(pair: tuple[Mailer,
     assert bob.inbox()["taken"] == []  # and looked at once
 
 
+def test_inbox_says_how_many_spite_mails_were_read_elsewhere_and_that_all_looks_at_them(
+    pair: tuple[Mailer, Mailer], servers: MailServers
+) -> None:
+    """A phone read two invitations before spite looked: spite inbox does not only say "No new spite mail"."""
+    alice, bob = pair
+    for n in (1, 2):
+        alice.ok("new", "-o", alice.player.home / f"invitation-{n}.toml", "--send", "--to", bob.account.address)
+    servers.deliver(bob.account, b"From: Carol <carol@example.com>\nSubject: [spite lunch]\n\nNoon?\n")  # not spite's
+    read_elsewhere(bob.account)
+    run = bob.ok("inbox")
+    said = " ".join(run.stdout.split())
+    passed_over = "2 spite mails in your inbox were already read (on another device?), so spite passed them over"
+    assert f"No new spite mail. {passed_over}: spite inbox --all looks at them." in said, run
+    alice.ok("new", "-o", alice.player.home / "invitation-3.toml", "--send", "--to", bob.account.address)
+    read_elsewhere(bob.account)
+    view = bob.inbox()  # the third came since the last look: taken, read or not; the two before it still wait for --all
+    assert [t["what"] for t in view["taken"]] == ["kept"] and view["read_elsewhere"] == 2, view
+    assert [t["what"] for t in json.loads(bob.ok("inbox", "--all", "--json").stdout)["taken"]] == ["kept", "kept", "duplicate"]
+    view = bob.inbox()
+    assert view["taken"] == [] and view["read_elsewhere"] == 0, view
+    assert "already read" not in bob.ok("inbox").stdout
+
+
 # --- at a terminal ---
 
 
@@ -509,8 +555,10 @@ def test_setup_and_send_ask_at_a_terminal(servers: MailServers, tmp_path: Path) 
             return child
 
         child = spawn("mail", "setup")
+        child.expect_exact("spite fills in the servers of Gmail, Fastmail, iCloud Mail, Yahoo Mail")  # before the address
         for prompt, answer in (
             ("Your email address", account.address),
+            ("Your mail provider, if one of gmail, fastmail, icloud", ""),  # spite.test: another provider
             ("Your user name at the mail servers", account.user),
             ("SMTP server", "127.0.0.1"),
             ("SMTP security (tls, starttls, plain) [tls]", "plain"),
@@ -523,6 +571,8 @@ def test_setup_and_send_ask_at_a_terminal(servers: MailServers, tmp_path: Path) 
             child.expect_exact(prompt)
             child.sendline(answer)
         child.expect_exact("Mail settings kept in")
+        child.expect_exact("There is no system keyring here")  # keep the password in a file? No: the default
+        child.sendline("")
         child.expect_exact("spite asks for your password once per command")
         child.expect(pexpect.EOF)
         assert account.password not in (home / "mail.toml").read_text()
