@@ -12,7 +12,11 @@ share that fit one chat message (of all files, of the files with moves, of the o
 files with moves and no proof of shuffle), their median and largest length, the most parts,
 and the files too big for a code (over 4 parts: sent as files); and one JSON line:
 
-    python benchmarks/save_sizes.py [--games 20] [--bots expert,expert] [--think 0.01] [--seed 0] [--target 1]
+    python benchmarks/save_sizes.py [--games 20] [--bots expert,expert] [--think 0.01] [--seed 0] [--target 1] [--chat whatsapp,discord]
+
+The turn codes are cut for Discord's messages (2,000 characters, what spite does when no chat is chosen); with
+--chat NAME[,NAME...] (the names `spite chat` lists, pbm/chats.py) the same files are cut for each chat's messages
+too, and for each the parts a file takes and the files that must go as attachments (over 4 parts) are printed.
 
 With --target N each of the --games runs is a whole match to N points, whose games follow one
 another: the files between two games (a game's last turn with its keys and the next deal) are
@@ -38,7 +42,7 @@ import tomllib  # noqa: E402
 
 from engine.bots import make_bot  # noqa: E402
 from engine.rules import G4A  # noqa: E402
-from pbm import carry  # noqa: E402
+from pbm import carry, chats  # noqa: E402
 from pbm.client.answer import answer, new_match, replace_rules  # noqa: E402
 from pbm.client.receive import open_save  # noqa: E402
 from pbm.identity import load_or_create  # noqa: E402
@@ -101,6 +105,11 @@ def code_row(path: Path) -> tuple[str, int, int, int]:
     return kind, len(parts), sum(len(p) for p in parts), max(len(line) for line in path.read_text().splitlines())
 
 
+def chat_parts(path: Path, chat: chats.Chat) -> int:
+    """How many messages of `chat` the turn code of the file at `path` takes."""
+    return len(code.encode(read(path), chat.chars))
+
+
 def share(rows: list[tuple[str, int, int, int]], kinds: tuple[str, ...]) -> tuple[int, float]:
     """How many of the files of `kinds` there are, and the share whose code is one part."""
     chosen = [r for r in rows if r[0] in kinds]
@@ -144,7 +153,10 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.01, help="seconds a searching bot may think per plan")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--target", type=int, default=1, help="points each match is played to: 1 plays one game a match")
+    parser.add_argument("--chat", default="", help="chats to cut the codes for too, comma-separated, e.g. whatsapp,discord")
     args = parser.parse_args()
+    chosen = [chats.find(name) for name in args.chat.split(",") if name.strip()]
+    per_chat: dict[str, list[int]] = {chat.name: [] for chat in chosen}  # each file's parts, cut for each chat
     bots = tuple(args.bots.split(","))
     assert len(bots) == 2, "--bots takes two bot names"
     started = time.perf_counter()
@@ -159,6 +171,8 @@ def main() -> None:
             for s, p in files:
                 kinds[carries_a_shuffle_proof(p)].append(s)
             codes += [code_row(p) for _, p in files]
+            for chat in chosen:
+                per_chat[chat.name] += [chat_parts(p, chat) for _, p in files]
             sideless += sum(left_out_a_side(p) for _, p in files)
             if size > biggest[0]:
                 biggest = (size, parts(path))
@@ -190,6 +204,16 @@ def main() -> None:
         "code_parts_max": max(r[1] for r in codes),
         "code_parts_histogram": {n: sum(r[1] == n for r in codes) for n in sorted({r[1] for r in codes})},
         "files_over_max_parts": sum(r[1] > code.MAX_PARTS for r in codes),
+        "chats": {
+            name: {
+                "part_chars": chats.find(name).chars,
+                "one_part": sum(n == 1 for n in counts),
+                "parts_max": max(counts),
+                "parts_histogram": {n: counts.count(n) for n in sorted(set(counts))},
+                "files_as_attachments": sum(n > code.MAX_PARTS for n in counts),
+            }
+            for name, counts in per_chat.items()
+        },
         "seconds": round(time.perf_counter() - started, 1),
     }
     print(f"\n{len(every)} files in {args.games} games ({args.bots}); longest game {result['longest_game_turns']} turns")
@@ -211,6 +235,12 @@ def main() -> None:
         f"most parts {result['code_parts_max']}, parts per file {result['code_parts_histogram']}, "
         f"{result['files_over_max_parts']} files over {code.MAX_PARTS} parts (sent as files)"
     )
+    for name, row in result["chats"].items():
+        print(
+            f"cut for {chats.find(name).title} (parts of at most {row['part_chars']:,} characters): {row['one_part']} of {len(every)} "
+            f"files in one message, most parts {row['parts_max']}, parts per file {row['parts_histogram']}, "
+            f"{row['files_as_attachments']} files over {code.MAX_PARTS} parts (sent as attachments)"
+        )
     print("largest file, bytes by field: " + ", ".join(f"{k} {v:,}" for k, v in sorted(biggest[1].items(), key=lambda kv: -kv[1])))
     print(json.dumps(result))
 

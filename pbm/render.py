@@ -1,6 +1,7 @@
 """The board as rich renderables, drawn from a PlayerView (so nothing hidden can be drawn).
 
-Cards are boxes with rank and suit; a side stack fans out so that every card in it shows. Colour only
+Cards are boxes with rank and suit; a side stack fans out so that every card in it shows (one too long for its row:
+the cards nearest its top, after how many more lie under them). Colour only
 repeats what the text says (suit symbols, words): the board reads the same with NO_COLOR, and
 ``Look(ascii=True)`` draws with ASCII alone (suit letters) for terminals that draw ♠♥♦♣ two cells wide.
 The board lays itself out for the width and height it is given: one screen at 80x24, bigger cards
@@ -72,6 +73,7 @@ class Seating:
     match: str = ""
     game: int = 1
     fingerprints: tuple[str, str] = ("", "")  # of each seat's key ("" while unknown): shown apart from the names
+    earlier: bool = False  # an earlier file of the match, shown as it was: whose turn it was then, never "your turn"
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -248,34 +250,30 @@ def captioned(
 # --- cards and stacks ---
 
 
-FULL, RANKS, DENSE = 0, 1, 2  # how covered cards of a side stack are drawn: rank and suit, rank alone, rank in one column
+FULL, RANKS = 0, 1  # how covered cards of a side stack are drawn: rank and suit, or rank alone
 
 
 def covered_label(card: Card, look: Look, detail: int) -> str:
-    """A covered card of a fanned stack: ``10♠``, ``10`` or ``T`` (the notation's one-column ten)."""
-    if detail == DENSE:
-        return "T" if card.rank == 10 else RANK_TEXT[card.rank]
+    """A covered card of a fanned stack: ``10♠``, or ``10`` with less room."""
     return card_label(card, look, rank_only=detail == RANKS)
 
 
-def stack_box(cards: Sequence[Card], look: Look, label: str = "", big: bool = False, detail: int = FULL) -> Block:
-    """A stack as a box: every card fanned left to right, the top one (rightmost) in full; an empty stack as an empty box.
+def stack_box(cards: Sequence[Card], look: Look, label: str = "", big: bool = False, detail: int = FULL, most: int | None = None) -> Block:
+    """A stack as a box: its cards fanned left to right, the top one (rightmost) in full; an empty stack as an empty box.
 
     `label` (a stack's name in move notation: ``p``, ``s1``, ``c2``) is written in the top edge. With less room,
-    covered cards show their rank alone (`detail`): suits never matter in play.
+    covered cards show their rank alone (`detail`): suits never matter in play. With `most`, only the `most` covered cards
+    nearest the top show, after a column that counts the others (``+8``), when that saves room (two cards or more).
     """
     tl, tr, bl, br, h, v, tj, bj, _back = tuple(look.glyphs)  # nine characters, one glyph each
     face = 5 if big else 3
     rows = 3 if big else 1
-    cells: list[list[Text]] = []  # one column of text per card (all covered cards in one when DENSE), each row of it
+    cells: list[list[Text]] = []  # one column of text per card (and one that counts the cards left out), each row of it
     covered = cards[:-1]
-    if detail == DENSE and covered:
-        run = Text()
-        for card in covered:
-            run.append(covered_label(card, look, detail), card_style(card))
-        cells.append([run] + [Text()] * (rows - 1))
-    else:
-        cells += [[Text(covered_label(card, look, detail), card_style(card))] + [Text()] * (rows - 1) for card in covered]
+    under = len(covered) - most if most is not None and len(covered) - most >= 2 else 0  # one left out saves no room
+    if under:
+        cells.append([Text(f"+{under}", "dim")] + [Text()] * (rows - 1))
+    cells += [[Text(covered_label(card, look, detail), card_style(card))] + [Text()] * (rows - 1) for card in covered[under:]]
     if cards:
         top = cards[-1]
         rank, style = RANK_TEXT[top.rank], card_style(top, bold=True)
@@ -357,11 +355,14 @@ def stock_block(view: PlayerView, look: Look, big: bool) -> Block:
 def player_lines(
     caption: Sequence[Text], payoff: Card | None, side: Sequence[Stack], look: Look, big: bool, width: int, column: int = CAPTION
 ) -> list[Text]:
-    """A player's pay-off pile and side stacks in as few rows as fit, covered cards giving up detail before a row wraps."""
+    """A player's pay-off pile and side stacks in as few rows as fit: covered cards give up their suits before a row wraps,
+    then the longest stacks show only the cards nearest their top and how many more lie under them (``+8``)."""
     pay = stack_box([payoff] if payoff else [], look, "p", big)
+    longest = max((len(s) - 1 for s in side), default=0)  # covered cards in the longest side stack
+    tries = [(FULL, None), (RANKS, None), *((RANKS, most) for most in range(longest - 2, -1, -1))]
     best: list[Text] = []
-    for detail in (FULL, RANKS, DENSE):
-        blocks = [pay] + [stack_box(s, look, f"s{i + 1}", big, detail) for i, s in enumerate(side)]
+    for detail, most in tries:
+        blocks = [pay] + [stack_box(s, look, f"s{i + 1}", big, detail, most) for i, s in enumerate(side)]
         lines = captioned(caption, blocks, width, look=look, column=column)
         if not best or len(lines) < len(best):
             best = lines
@@ -405,15 +406,15 @@ def header(view: PlayerView, seating: Seating, look: Look = Look(), width: int |
             )
         )
     )
-    parts.append(fit(lambda cut: status(view, cut)))
+    parts.append(fit(lambda cut: status(view, cut, seating.earlier)))
     if seating.fingerprints[them]:
         # TRANSLATORS: a part of the board's header line: the opponent's key fingerprint (XXXX-XXXX-XXXX-XXXX)
         parts.append(filled(_("their fingerprint {fingerprint}"), fingerprint=Text(seating.fingerprints[them], "bold")))
     return parts
 
 
-def status(view: PlayerView, names: Sequence[str]) -> Text:
-    """Whose turn it is, or how the game ended, in words (never colour alone)."""
+def status(view: PlayerView, names: Sequence[str], earlier: bool = False) -> Text:
+    """Whose turn it is, or how the game ended, in words (never colour alone); of an `earlier` file, whose turn it was."""
     outcome = view.outcome
     if outcome is not None:
         played = view.turn if outcome.reason is Reason.PAYOFF_EMPTY else view.turn - 1  # a tie comes before the next turn starts
@@ -428,6 +429,14 @@ def status(view: PlayerView, names: Sequence[str]) -> Text:
                 turn=played, name=names[1 - view.player], n=outcome.points
             )
         return Text(said, style="bold")
+    if earlier and view.my_turn:
+        # TRANSLATORS: a part of the board's header line of an earlier file of the match, shown as it was: {turn} is the
+        # number of the turn that followed it, which was the player's
+        return Text(_("turn {turn} was yours").format(turn=view.turn))
+    if earlier:
+        # TRANSLATORS: a part of the board's header line of an earlier file of the match, shown as it was: {turn} is the
+        # number of the turn that followed it, {name} the opponent, whose turn it was
+        return Text(_("turn {turn} was {name}'s").format(turn=view.turn, name=names[view.to_move]))
     if view.my_turn:
         # TRANSLATORS: a part of the board's header line: {turn} is the turn's number; keep the markup around "your turn"
         return Text.from_markup(_("turn {turn}: [bold green]your turn[/bold green]").format(turn=view.turn))
@@ -507,6 +516,7 @@ class Board:
     seating: Seating
     history: tuple[tuple[int, str], ...] = ()
     look: Look = Look()
+    below: int = 0  # lines printed under the board that must fit on the screen with it (the banner that ends a game)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
@@ -521,9 +531,12 @@ class Board:
         table = self._table(width, big)
         used = _widest(table)
         extra = min(WIDE_CAPTION, max(cell_len(label.plain) for label in self._captions(big)[-1]) + 1) - CAPTION
-        if extra > 0:  # a translated caption longer than its column: a wider column, if every row has room and the log too
-            wider = self._table(width + extra, big, CAPTION + extra)  # the same rows as at `width`, moved right
-            if _widest(wider) <= width and (used + 3 + LOG_MIN > width or _widest(wider) + 3 + LOG_MIN <= width):
+        if extra > 0:  # a translated caption longer than its column: a wider column, if it costs no row and leaves room for the log
+            # the same rows as at `width`, moved right; the side stacks within `width` (a long one may show a card fewer
+            # than it would: a caption cut short would lose its number)
+            wider = self._table(width + extra, big, CAPTION + extra, stacks=width)
+            fits = len(wider) <= len(table) and _widest(wider) <= width
+            if fits and (used + 3 + LOG_MIN > width or _widest(wider) + 3 + LOG_MIN <= width):
                 table, used = wider, _widest(wider)
         room = width - used - 3
         if room >= LOG_MIN and self.history:
@@ -531,7 +544,7 @@ class Board:
             table = list(beside([Block(tuple(table)), Block(tuple(log))], gap=3).lines)
             width = used  # the last turn stays under the table, clear of the log
         lines = [*top, Text(), *table, *self._last_turn(width)]
-        if len(lines) > height - PROMPT_ROOM:  # a crowded table gives up its blank lines before the screen scrolls
+        if len(lines) > height - PROMPT_ROOM - self.below:  # a crowded table gives up its blank lines before the screen scrolls
             lines = [line for line in lines if line.cell_len]
         return [_rstripped(line) for line in lines]
 
@@ -565,13 +578,14 @@ class Board:
             [hand_n, their_pile, center, you, my_pile, hand],
         )
 
-    def _table(self, width: int, big: bool, column: int = CAPTION) -> list[Text]:
+    def _table(self, width: int, big: bool, column: int = CAPTION, stacks: int | None = None) -> list[Text]:
         """The cards: the opponent's, the center and the stock, this player's, and their hand, right of a caption column of
         `column` cells. The stock goes beside the center stacks (a cell closer together if need be); where it would take a
-        row of its own, beside the hand if there is room there."""
+        row of its own, beside the hand if there is room there. `stacks`: the width the pay-off and side stacks' rows
+        fit in, if not `width`."""
         view, look = self.view, self.look
         opp_caption, center_caption, my_caption, hand_caption, _labels = self._captions(big)
-        lines = player_lines(opp_caption, view.opponent.payoff_top, view.opponent.side, look, big, width, column)
+        lines = player_lines(opp_caption, view.opponent.payoff_top, view.opponent.side, look, big, stacks or width, column)
         lines.append(Text())
         center = [center_block(i, s, look, big) for i, s in enumerate(view.center)]
         stock = stock_block(view, look, big)
@@ -592,7 +606,7 @@ class Board:
                 center_lines = alone
                 hand_lines = captioned(hand_caption, [with_stock], width, look=look, column=column)
         lines += [*center_lines, Text()]
-        lines += player_lines(my_caption, view.payoff_top, view.side, look, big, width, column)
+        lines += player_lines(my_caption, view.payoff_top, view.side, look, big, stacks or width, column)
         return lines + hand_lines
 
     def _beside_hand(self, hand: Sequence[Block], stock: Block, room: int, big: bool) -> Block | None:
@@ -631,9 +645,10 @@ def _rstripped(line: Text) -> Text:
     return line
 
 
-def board(view: PlayerView, seating: Seating, history: Sequence[tuple[int, str]] = (), look: Look = Look()) -> Board:
-    """The board of `view` with the match around it; `history` is this game's turns so far as (seat, moves)."""
-    return Board(view, seating, tuple(history), look)
+def board(view: PlayerView, seating: Seating, history: Sequence[tuple[int, str]] = (), look: Look = Look(), below: int = 0) -> Board:
+    """The board of `view` with the match around it; `history` is this game's turns so far as (seat, moves). `below` lines
+    printed under it must fit on the screen too."""
+    return Board(view, seating, tuple(history), look, below)
 
 
 def banner(lines: Sequence[str], look: Look = Look(), width: int = 80) -> Text:

@@ -27,7 +27,7 @@ from pbm.errors import IdentityError, PassphraseError, SpiteError
 from pbm.home import HOME_ENV, JOURNAL_FILE
 from pbm.i18n import LANG_ENV, LANGUAGES, _, current, error_text, ngettext, pgettext
 from pbm.identity import Identity, exposure, load_or_create, needs_passphrase, player_path, rename
-from pbm.shown import LINE, cut, json_text, plain
+from pbm.shown import LINE, SHORT, cut, json_text, plain
 
 
 @dataclass
@@ -78,9 +78,16 @@ session = Session(_Console(highlight=False, emoji=False, markup=False), _Console
 
 
 try:  # click's UsageError, in typer's own copy of click (typer 0.25 on) or in click itself
-    from typer._click.exceptions import UsageError
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
 except ImportError:  # an older typer, on click
     from click import UsageError  # type: ignore[no-redef, import-not-found, assignment, unused-ignore]
+
+    try:
+        from click.exceptions import NoArgsIsHelpError  # type: ignore[no-redef, import-not-found, assignment, unused-ignore]
+    except ImportError:  # click before 8.2 prints the help of a bare group and exits 0 itself: never raised
+
+        class NoArgsIsHelpError(UsageError):  # type: ignore[no-redef]
+            pass
 
 
 GLOBAL_FLAGS = ("--debug", "--ascii")
@@ -116,6 +123,15 @@ class _Group(TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:
         return localize_params(super().get_params(ctx))
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """The command `args` names; an unknown one is named cut short in the error (a word of any length may be typed)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as e:
+            if args and len(args[0]) > SHORT:
+                e.message = e.message.replace(repr(args[0]), repr(cut(args[0])), 1)
+            raise
+
     def format_usage(self, ctx: Any, formatter: Any) -> None:
         formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix=usage_prefix())
 
@@ -140,6 +156,10 @@ class _Spite(_Group):
         try:
             # callers name standalone_mode (typer does), so *rest never reaches its place: mypy cannot know that
             code = super().main(args, prog_name or "spite", *rest, standalone_mode=False, **extra)  # type: ignore[misc]
+        except NoArgsIsHelpError as e:  # plain `spite` (or `spite mail`): its help, which is what was asked for
+            if e.message.strip():  # the rich help prints itself; click's plain one is the message
+                session.out.print(e.message, markup=False, highlight=False)
+            code = 0
         except UsageError as e:
             where = e.ctx.command_path if e.ctx is not None else "spite"
             said = _("{error} (see '{command} --help')").format(error=usage_message(e), command=where)
@@ -171,17 +191,19 @@ class _Command(TyperCommand):
 
 
 # the modules of commands, in the order spite --help lists them
-GROUPS = ("start", "play", "resign", "show", "record", "stats", "practice", "rules", "mail")
+GROUPS = ("start", "play", "resign", "forget", "show", "record", "stats", "practice", "rules", "chat", "mail")
 # which module adds each command: `spite show` imports only pbm.cli.show (tests/pbm/test_cli_command.py checks the list)
 COMMANDS = {
     **dict.fromkeys(("id", "new", "version", "help"), "start"),
     "play": "play",
     "resign": "resign",
+    "forget": "forget",
     **dict.fromkeys(("show", "verify", "code", "games"), "show"),
     "record": "record",
     "stats": "stats",
     **dict.fromkeys(("practice", "arena"), "practice"),
     "rules": "rules",
+    "chat": "chat",
     **dict.fromkeys(("mail", "send", "resend", "inbox"), "mail"),
 }
 _chosen: list[str] = []  # the modules main() chose for this run's command; none chosen: every one
@@ -475,6 +497,29 @@ FileArg = Annotated[
     ),
 ]
 PasteOpt = Annotated[bool, typer.Option("--paste", help=_("Read the turn code (or save) from the clipboard."))]
+
+
+def _chat_name(value: str | None) -> str | None:
+    """--chat's value as the command line is read, before anything is written: the name of a chat spite knows."""
+    if value is None:
+        return None
+    from pbm.chats import ChatError, find  # only a command given --chat pays for the table
+
+    try:
+        return find(value).name
+    except ChatError as e:
+        raise typer.BadParameter(error_text(e)) from e
+
+
+ChatOption = Annotated[
+    str | None,
+    typer.Option(
+        "--chat",
+        metavar="NAME",
+        callback=_chat_name,
+        help=_("The chat you paste turn codes into, for this run (spite chat keeps your choice): codes are cut to fit its messages."),
+    ),
+]
 
 
 def main() -> None:

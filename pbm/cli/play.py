@@ -9,6 +9,7 @@ import os
 import sys
 import unicodedata
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +18,9 @@ from rich.markup import escape
 
 from engine.game import legal_moves
 from engine.moves import END_MOVE, IllegalMoveError, InvalidMoveError, parse_turn
+from pbm import findsave
 from pbm.cli.app import (
+    ChatOption,
     FileArg,
     PasteOpt,
     ThinkOption,
@@ -32,6 +35,7 @@ from pbm.cli.app import (
     session,
 )
 from pbm.cli.shared import (
+    _ago,
     _announce_keys,
     _board,
     _game_over,
@@ -67,7 +71,13 @@ NewestOption = Annotated[
 
 @command(
     help=_("Verify what your opponent sent (a file or a turn code), play your turn, and write the answer to send back."),
-    epilog=_('Example: spite play spite-3342e18f-g1-t4.toml   (or --moves "p-c1 7-c2 Q-s2", or --auto)'),
+    epilog=_('Example: spite play spite-3342e18f-g1-t4.toml   (or --moves "p-c1 7-c2 Q-s2", or --auto)')
+    + "\n\n"
+    + _(
+        # TRANSLATORS: {variable} is the name of an environment variable (SPITE_DOWNLOADS); FILE and --yes stay as they are
+        "With no FILE, spite looks in this folder and in your Downloads folder ({variable} names another) for the newest file "
+        "that is the next one of one of your matches, and asks whether to play it (--yes plays it without asking)."
+    ).format(variable=findsave.DOWNLOADS_ENV),
 )
 @_handled
 def play(
@@ -85,11 +95,14 @@ def play(
     copy: Annotated[bool, typer.Option("--copy", help=_("Put your answer's turn code on the clipboard, to paste into a chat."))] = False,
     send: Annotated[bool, typer.Option("--send", help=_("Mail your answer to your opponent at once (spite mail setup)."))] = False,
     newest: NewestOption = False,
+    chat: ChatOption = None,
 ) -> None:
     """Verify what your opponent sent, play your turn, and write the answer to send back."""
     if auto and moves is not None:
         raise UsageError(_("--auto and --moves both say how to play the turn: give one of them"), ctx=ctx)
-    play_file(file, paste, moves=moves, auto=auto, hint=hint, think=think, output=output, yes=yes, copy=copy, send=send, newest=newest)
+    play_file(
+        file, paste, moves=moves, auto=auto, hint=hint, think=think, output=output, yes=yes, copy=copy, send=send, newest=newest, chat=chat
+    )
 
 
 def play_file(
@@ -105,11 +118,14 @@ def play_file(
     copy: bool = False,
     send: bool = False,
     newest: bool = False,
+    chat: str | None = None,
 ) -> None:
     """`spite play FILE` (or what is pasted, `paste`): read it, receive it, ask for the moves, answer, say what was written."""
-    given = _given(file, paste)
     home = spite_home()
     identity = _identity(home)
+    if file is None and not paste:
+        file = _find_file(home, identity, yes)
+    given = _given(file, paste)
     code = isinstance(given.item, TurnCode)
     with Journal.open(home) as journal, match_lock(home, given.match):  # one spite at a time answers a file of this match
         remove_stale(given.where if given.where.is_dir() else given.where.parent, given.match)
@@ -147,7 +163,48 @@ def play_file(
         else:
             _confirm_keys(opened, yes)
         written, path = answer(opened, output)
-    _say_written(opened, written, path, send, copy)
+    _say_written(opened, written, path, send, copy, chat)
+
+
+def _find_file(home: Path, identity: Identity, yes: bool) -> Path:
+    """The file to play when the player names none: the newest next file of one of their matches in this folder or the
+    Downloads folder, once the player says so (at a terminal; `yes` takes it without asking)."""
+    where = findsave.folders(Path.cwd(), findsave.downloads_folder())
+    with Journal.open(home, write=False) as journal:
+        found = findsave.find(where, journal, identity.public_text)
+    if found is None:
+        said = _(
+            # TRANSLATORS: {folders} are the folders spite looked in, separated by commas
+            "no file to play: none of the newest .toml and .txt files in {folders} is the next file of one of your "
+            "matches; give the file your opponent sent: spite play FILE"
+        )
+        raise SpiteError(said.format(folders=", ".join(str(folder) for folder in where)))
+    shown = _shown_path(found.path)
+    ago = _ago(datetime.fromtimestamp(found.modified, UTC).isoformat())
+    values = {"name": plain(found.sender), "match": found.match[:8], "game": found.game, "turn": found.turn, "ago": ago}
+    if found.invitation:
+        # TRANSLATORS: {name} invited the player; {match} is a match's id (8 hex digits); {ago} says how long ago, like "3 min ago"
+        what = _("{name}'s invitation to match {match}, saved {ago}:").format(**values)
+    else:
+        # TRANSLATORS: {name} is the opponent; {match} a match's id (8 hex digits); {ago} says how long ago, like "3 min ago"
+        what = _("{name}'s file of match {match} (game {game}, turn {turn}), saved {ago}:").format(**values)
+    if not yes and not _interactive_terminal():
+        said = _(
+            # TRANSLATORS: {found} names the file, like "Bob's file of match 3342e18f (game 1, turn 4), saved 3 min ago:"; {file} is it
+            "{found} {file}; nothing was played: give it (spite play FILE), or add --yes to play it"
+        )
+        raise SpiteError(said.format(found=what, file=shown))
+    session.out.print(what, soft_wrap=True, markup=False)
+    session.out.print(f"  {shown}", soft_wrap=True, no_wrap=True, markup=False)  # whole on its line, to copy: spaces and all
+    if not yes and not confirm(_("Play it?"), default=True):
+        session.out.print(_("Nothing written: give the file to play (spite play FILE)."), markup=False)
+        raise typer.Exit(0)
+    return found.path
+
+
+def _shown_path(path: Path) -> Path:
+    """`path` as a message shows it: its name alone in the current folder, else whole."""
+    return Path(path.name) if path.parent == Path.cwd() else path
 
 
 def _play_again(file: Path | None, code: bool) -> str:
@@ -211,11 +268,16 @@ def _say_seat_taken(item: SaveFile | TurnCode, journal: Journal, error: SpiteErr
 
 
 def _confirm_keys(opened: Opened, yes: bool) -> None:
-    """The fingerprint of each key met for the first time, then (at a terminal, without --yes) the player's word before writing."""
-    players = [note.player for note in opened.notes if isinstance(note, FirstContact)]
-    if not players:
+    """The fingerprint of each key met for the first time, then (at a terminal, without --yes) the player's word before writing.
+
+    A key the player went on with under the same name in another match is said in one line, and asks nothing.
+    """
+    contacts = [note for note in opened.notes if isinstance(note, FirstContact)]
+    if not contacts:
         return
-    _announce_keys(players)
+    _announce_keys(contacts)
+    if all(contact.confirmed for contact in contacts):
+        return
     other = opened.names[1 - opened.me]
     if yes or not _interactive_terminal():
         # TRANSLATORS: {name} is the opponent whose key was met for the first time
@@ -258,18 +320,35 @@ def _answered_again(answered: Answered, send: bool = False) -> None:
     session.out.print(said.format(file=answered.path, name=other), soft_wrap=True, markup=False)
 
 
-def _say_written(opened: Opened, written: SaveFile, path: Path, send: bool, copy: bool) -> None:
+def _say_written(opened: Opened, written: SaveFile, path: Path, send: bool, copy: bool, chat: str | None = None) -> None:
     """What the answer to `opened` ends (a game, the match), where it was written, and how to send it (or mail it, `send`)."""
     _show_game_over(opened)
     if opened.match_over:
         if not _game_over(opened):
             session.out.print(_result_line(opened) or "", markup=False)
         session.out.print(_keys_line(opened, writing=True), markup=False)
+    _say_dealing(written, opened.names[1 - opened.me])
     session.out.print(_("Wrote {file}").format(file=path), soft_wrap=True, markup=False)
     if send:
         _send_file(path)
         return
-    _how_to_send(written, path, opened.names[1 - opened.me], copy)
+    _how_to_send(written, path, opened.names[1 - opened.me], copy, chat)
+
+
+def _say_dealing(written: SaveFile, other: str) -> None:
+    """A file that deals the cards and plays no turn says so: it shows no board, and the first board comes with the next file."""
+    message = written.protocol.get("message")
+    if not isinstance(message, dict):
+        return
+    deal = message.get("deal")
+    if not isinstance(deal, dict) or "turn" in message or "resign" in message:  # a deal step riding with a turn shows its board
+        return
+    said = _(
+        # TRANSLATORS: {game} is the number of the game being dealt, {name} the opponent
+        "The cards of game {game} are being dealt: this file is your part of the shuffle. "
+        "Send it back to {name}; the first board of game {game} comes with {name}'s next file."
+    )
+    session.out.print(said.format(game=deal.get("game", written.game), name=other), soft_wrap=True, markup=False)
 
 
 def _check_seat(opened: Opened, identity: Identity, yes: bool) -> None:

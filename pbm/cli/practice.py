@@ -32,7 +32,7 @@ from pbm.home import match_lock, spite_home
 from pbm.i18n import N_, _, error_text, ngettext, pgettext
 from pbm.identity import Identity, load_or_create
 from pbm.journal import Journal
-from pbm.shown import plain
+from pbm.shown import cut, plain, shown
 
 LEVELS = ("easy", "normal", "expert")
 
@@ -40,7 +40,7 @@ LEVELS = ("easy", "normal", "expert")
 def _level(value: str) -> str:
     if value not in LEVELS:
         # TRANSLATORS: {value} is what the player gave, in quotes; easy, normal and expert are the levels' names: keep them
-        raise typer.BadParameter(_("{value} is not a level: choose easy, normal or expert").format(value=repr(value)))
+        raise typer.BadParameter(_("{value} is not a level: choose easy, normal or expert").format(value=shown(value)))
     return value
 
 
@@ -74,6 +74,9 @@ def practice(
     """Play against the computer in this terminal."""
     if match is not None and not resume:
         raise UsageError(_("MATCH says which practice match --resume goes on with: add --resume"))
+    fresh = payoff is not None or target is not None  # they set up a new match: no unfinished one is offered in its place
+    if fresh and resume:
+        raise UsageError(_("--payoff and --target set up a new match: leave them out with --resume"))
     home = spite_home()
     identity = _identity(home)
     bot_home = home / "practice"
@@ -84,7 +87,7 @@ def practice(
     files = ensure_private_dir(bot_home / "saves")
     with Journal.open(home) as journal, Journal.open(bot_home) as bot_journal:
         _say_settled(settle_invitations(journal))
-        path = _to_resume(unfinished(journal, bot_journal, identity, computer), (match or "") if resume else None)
+        path = None if fresh else _to_resume(unfinished(journal, bot_journal, identity, computer), (match or "") if resume else None)
         if path is None:
             rules = replace_rules(G4A, payoff, target)
             __, path = new_match(identity, journal, rules, computer.name, computer.public_text, directory=files)
@@ -154,10 +157,12 @@ def _to_resume(matches: list[tuple[str, Path]], resume: str | None) -> Path | No
         names = ", ".join(match[:8] for match, __ in matches)
         # TRANSLATORS: {match} is what the player typed; {matches} the ids of their unfinished practice matches, comma-separated
         said = _("no unfinished practice match starts with {match}: yours are {matches} (spite games lists them)")
-        raise SpiteError(said.format(match=plain(resume), matches=names))
+        raise SpiteError(said.format(match=plain(cut(resume)), matches=names))
     if len(chosen) > 1:
         # TRANSLATORS: {match} is what the player typed
-        raise SpiteError(_("{match} starts more than one unfinished practice match: give more of its digits").format(match=plain(resume)))
+        raise SpiteError(
+            _("{match} starts more than one unfinished practice match: give more of its digits").format(match=plain(cut(resume)))
+        )
     return chosen[0]
 
 
@@ -235,7 +240,7 @@ def arena(
         raise UsageError(_("--bots takes two bot names separated by a comma, e.g. expert,easy"), ctx=ctx)
     for name in names:
         try:
-            _make_bot(name)  # an unknown name fails here, before any game is played
+            _make_bot(cut(name))  # an unknown name fails here, before any game is played (cut short: the error echoes it)
         except ValueError as e:
             raise UsageError(f"--bots: {error_text(e)}", ctx=ctx) from e
     if as_json:

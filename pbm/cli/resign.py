@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from pbm import saves
-from pbm.cli.app import _handled, _identity, _interactive_terminal, command, confirm, session
+from pbm.cli.app import ChatOption, _handled, _identity, _interactive_terminal, command, confirm, session
 from pbm.cli.play import _confirm_newest, _send_file
 from pbm.cli.shared import _given, _how_to_send, _result_line
 from pbm.client.answer import resign as write_resignation
@@ -49,6 +49,7 @@ def resign(
         typer.Option("--file", metavar="FILE", help=_("Your opponent's latest file or turn code (- to paste), if it came as a code.")),
     ] = None,
     paste: Annotated[bool, typer.Option("--paste", help=_("Read your opponent's latest turn code from the clipboard."))] = False,
+    chat: ChatOption = None,
 ) -> None:
     """Resign the game under way, or with --match the whole match."""
     home = spite_home()
@@ -116,7 +117,7 @@ def resign(
     if send:
         _send_file(path)
         return
-    _how_to_send(written, path, other, copy)
+    _how_to_send(written, path, other, copy, chat)
 
 
 def _confirm_resigning(opened: Opened, whole: bool, yes: bool, points: int) -> None:

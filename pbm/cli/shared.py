@@ -1,5 +1,6 @@
 """What several groups of commands read and show: what the player gives, the board, a received file's notes, the standings."""
 
+import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -19,11 +20,13 @@ from pbm.client.receive import FirstContact, Given, NotCarried, NotRecorded, Ope
 from pbm.errors import SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.i18n import _, error_text, ngettext, npgettext, os_reason, pgettext
-from pbm.saves import Player, SaveFile
+from pbm.journal import Status
+from pbm.saves import SaveFile
 from pbm.shown import plain
 from pbm.transport import clipboard, code
 
 if TYPE_CHECKING:
+    from pbm.chats import Chat
     from pbm.inbox import Standing
 
 
@@ -75,7 +78,26 @@ def _pasted() -> bytes:
     for line in sys.stdin:  # a terminal keeps reading after this: the prompt for moves comes next
         if pasted.add(line) or pasted.size > code.MAX_INPUT:
             break
+        awaited = pasted.awaited()
+        if awaited is not None:  # a part is in, the others are not: say so, or the terminal just waits
+            session.err.print(_parts_read(*awaited), soft_wrap=True)
     return pasted.data
+
+
+def _parts_read(read: list[int], total: int, number: int) -> str:
+    """What to say when the parts `read` of a code of `total` parts are in and part `number` is the next to paste."""
+    parts = str(read[0])
+    if len(read) > 1:
+        # TRANSLATORS: a list of part numbers, as "1, 2 and 3": {parts} is the numbers but the last, separated by commas
+        parts = _("{parts} and {last}").format(parts=", ".join(map(str, read[:-1])), last=read[-1])
+    said = ngettext(
+        # TRANSLATORS: at a terminal, while the player pastes a turn code one part (chat message) at a time; {read} is the
+        # part or parts pasted (a number, or a list as "1, 2 and 3"), {total} how many the code has, {number} the next one
+        "Read part {read} of {total}; paste part {number}.",
+        "Read parts {read} of {total}; paste part {number}.",
+        len(read),
+    )
+    return said.format(read=parts, total=total, number=number)
 
 
 def _say_notes(opened: Opened, keys: bool = True) -> None:
@@ -102,16 +124,40 @@ def _say_notes(opened: Opened, keys: bool = True) -> None:
                 said += " " + _("It is not recorded here: 'spite play' asks whether it is the newest file of the match.")
             session.err.print(said, markup=False)
     if keys:
-        _announce_keys([note.player for note in opened.notes if isinstance(note, FirstContact)])
+        _announce_keys([note for note in opened.notes if isinstance(note, FirstContact)])
 
 
-def _announce_keys(players: list[Player]) -> None:
-    """The fingerprint of each key met for the first time, on a line of its own before the name: no name can hide or fake it."""
-    for player in players:
+def _announce_keys(contacts: list[FirstContact]) -> None:
+    """The fingerprint of each key met for the first time, on a line of its own before the name: no name can hide or fake it.
+
+    A key the player went on with under the same name in another match is one line instead; a key that is not the one
+    they went on with under that name says so.
+    """
+    for contact in contacts:
+        player = contact.player
+        if contact.confirmed:
+            said = _(
+                # TRANSLATORS: {name} is the opponent, {fingerprint} their key's (XXXX-XXXX-XXXX-XXXX), {match} a match's id (8 hex digits)
+                "{name}'s key ({fingerprint}) is the key you confirmed in match {match}: nothing to check again."
+            )
+            session.out.print(
+                said.format(name=plain(player.name), fingerprint=player.fingerprint, match=contact.confirmed[:8]), soft_wrap=True
+            )
+            continue
         session.out.print(_("First contact: a key new to you in this match."))
         rows = [(fingerprint_label(), Text(player.fingerprint, "bold")), (name_label(), Text(plain(player.name)))]
         for line in labelled(rows, indent="  "):
             session.out.print(line)
+        if contact.differs is not None:
+            match, known = contact.differs
+            said = _(
+                # TRANSLATORS: {name} is the opponent's name in this match, {known} the name under which the player confirmed
+                # another key, {fingerprint} that key's (XXXX-XXXX-XXXX-XXXX), {match} the match's id (8 hex digits)
+                "Warning: this key differs from the one you confirmed for {known} in match {match} ({fingerprint}): "
+                "ask {name} whether they have a new key; if not, someone else is using their name."
+            )
+            values = {"name": plain(player.name), "known": plain(known.name), "match": match[:8], "fingerprint": known.fingerprint}
+            session.out.print("  " + said.format(**values), soft_wrap=True)
         session.out.print(
             "  " + _("Compare the fingerprint with them by phone or in person; spite will refuse any other key for them in this match."),
             soft_wrap=True,
@@ -146,7 +192,9 @@ def labelled(rows: Sequence[tuple[str, Text | str]], indent: str = "") -> list[T
 def _seating(opened: Opened) -> render.Seating:
     save = opened.save
     first, second = (p.fingerprint if p.key else "" for p in save.players)  # an invitation's open seat has no key yet
-    return render.Seating(opened.names, opened.record.scores, save.rules.target_score, save.match, opened.game, (first, second))
+    earlier = opened.check.status is Status.EARLIER  # the header says whose turn it was, not whose it is
+    fingerprints = (first, second)
+    return render.Seating(opened.names, opened.record.scores, save.rules.target_score, save.match, opened.game, fingerprints, earlier)
 
 
 def _history(opened: Opened) -> list[tuple[int, str]]:
@@ -155,11 +203,26 @@ def _history(opened: Opened) -> list[tuple[int, str]]:
     return [(t.by, t.moves) for t in save.history] if opened.game == save.game else []
 
 
-def _board(opened: Opened) -> None:
+def _board(opened: Opened, below: int = 0) -> None:
+    """The board of `opened`, laid out for the screen as it is now; `below` lines printed under it must fit on it too."""
     view = opened.view
     if view is None:
         return
-    session.out.print(render.board(view, _seating(opened), _history(opened), _look()))
+    _fit_screen()
+    session.out.print(render.board(view, _seating(opened), _history(opened), _look(), below))
+
+
+def _fit_screen() -> None:
+    """The console takes the terminal's size as it is now, when it writes to one: the window may have changed since spite
+    started, and COLUMNS and LINES, which a shell may export and rich then keeps, still say how it was then."""
+    if not session.out.is_terminal:
+        return
+    try:
+        size = os.get_terminal_size(session.out.file.fileno())
+    except (AttributeError, OSError, ValueError):  # not a file with a descriptor (a test's), or no size to tell
+        return
+    if size.columns > 0 and size.lines > 0:  # a pseudo-terminal may say 0 x 0: the console's own guess stands then
+        session.out.size = (size.columns, size.lines)
 
 
 def _game_over(opened: Opened) -> list[str]:
@@ -224,11 +287,13 @@ def _say_resigned(opened: Opened) -> None:
 
 
 def _show_game_over(opened: Opened) -> None:
-    """The final board of a game and its banner."""
+    """The final board of a game and its banner, on one screen with room for what follows them (the board's header stays)."""
     lines = _game_over(opened)
     if lines:
-        _board(opened)
-        session.out.print(render.banner(lines, _look(), session.out.width))
+        _fit_screen()
+        banner = render.banner(lines, _look(), session.out.width)
+        _board(opened, below=banner.plain.count("\n") + 1)
+        session.out.print(banner)
 
 
 def _result_line(opened: Opened) -> str | None:
@@ -265,10 +330,13 @@ def _keys_line(opened: Opened, writing: bool) -> str:
     return said.format(name=other, game=game)
 
 
-def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
-    """Say both ways to send `save`: its turn code in a chat (on the clipboard with `copy`), or the file."""
-    parts = code.encode(save)
+def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool, chat: str | None = None) -> None:
+    """Say both ways to send `save`: its turn code in a chat (on the clipboard with `copy`), or the file. The code is cut
+    for the messages of `chat` (--chat, for this run), else of the chat chosen with `spite chat`, else of Discord."""
+    mine, chosen = _chat(chat)
+    parts = code.encode(save, mine.chars)
     n = len(parts)
+    file = path.name if chat is None else f"{path.name} --chat {mine.name}"  # spite code cuts the same parts
     if n > code.MAX_PARTS:
         said = ngettext(
             # TRANSLATORS: {name} is the opponent (or "your opponent"), {n} how many chat messages the turn code would take
@@ -278,6 +346,8 @@ def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
         ).format(name=other, n=n)
         if copy:
             said += " " + _("Nothing was copied.")
+        if not chosen:
+            said += " " + _("Chats whose messages hold more take it as a code: say which one you use with spite chat NAME.")
         session.out.print(said, soft_wrap=True, markup=False)
         return
     if copy:
@@ -298,7 +368,7 @@ def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
             else:
                 # TRANSLATORS: {name} is the opponent (or "your opponent")
                 copied = _("Its turn code is on your clipboard: paste it into your chat with {name}.")
-            session.out.print(copied.format(n=n, file=path.name, name=other), soft_wrap=True, markup=False)
+            session.out.print(copied.format(n=n, file=file, name=other), soft_wrap=True, markup=False)
             return
     said = ngettext(
         # TRANSLATORS: {name} is the opponent (or "your opponent"), {n} how many chat messages the turn code takes, {file} the
@@ -307,7 +377,25 @@ def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool) -> None:
         "Send it to {name}: paste its turn code into your chat ({n} messages; spite code {file} prints it), or attach the file.",
         n,
     )
-    session.out.print(said.format(name=other, n=n, file=path.name), soft_wrap=True, markup=False)
+    session.out.print(said.format(name=other, n=n, file=file), soft_wrap=True, markup=False)
+
+
+def _chat(name: str | None) -> tuple["Chat", bool]:
+    """The chat whose messages a turn code is cut for, and whether the player named one: `name` (--chat), else the one
+    chosen with `spite chat NAME`, else Discord's 2,000 characters. A chat.toml that cannot be read is said, not fatal:
+    the file is written by then, and only how its code is cut depends on it."""
+    from pbm import chats  # only a command that writes a code pays for the table
+
+    if name is not None:
+        return chats.find(name), True
+    try:
+        chosen = chats.chosen(spite_home(create=False))
+    except chats.ChatError as e:
+        # TRANSLATORS: {trouble} says what is wrong with the file that keeps the chosen chat; {chars} is 2,000
+        said = _("Note: {trouble}. Until then, turn codes come in parts of {chars} characters.")
+        session.err.print(said.format(trouble=error_text(e), chars=f"{chats.DEFAULT.chars:,}"), soft_wrap=True, markup=False)
+        return chats.DEFAULT, False
+    return (chosen, True) if chosen is not None else (chats.DEFAULT, False)
 
 
 def _ago(stamp: str) -> str:

@@ -6,16 +6,19 @@ from typing import Annotated
 import typer
 
 from pbm import saves
-from pbm.cli.app import FileArg, PasteOpt, _handled, _identity, command, print_json, session
+from pbm.cli.app import ChatOption, FileArg, PasteOpt, _handled, _identity, command, print_json, session
 from pbm.cli.shared import (
     _board,
+    _chat,
     _given,
+    _hidden_line,
     _keys_line,
     _result_line,
     _say_notes,
     _say_resigned,
     _say_settled,
     _standing_json,
+    is_practice,
     labelled,
     print_standings,
 )
@@ -262,12 +265,13 @@ def code_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", show_default=False, help=_("A save file (- reads it from standard input)."))],
     part: Annotated[int | None, typer.Option("--part", min=1, help=_("Only this part of a code of several parts."))] = None,
     copy: Annotated[bool, typer.Option("--copy", help=_("Put the code (or the part) on the clipboard instead of printing it."))] = False,
+    chat: ChatOption = None,
 ) -> None:
     """Print FILE's turn code."""
     received = _given(file, False).item
     if isinstance(received, TurnCode):
         raise SpiteError(_("this is a turn code already: paste it as it is"))
-    parts = code.armor(received)
+    parts = code.armor(received, _chat(chat)[0].chars)
     n = len(parts)
     if part is not None and part > n:
         # TRANSLATORS: after "Invalid value for --part:"; {n} is how many parts (chat messages) the turn code has
@@ -303,7 +307,8 @@ def games(
     as_json: Annotated[bool, typer.Option("--json", help=_("Print the matches it lists as JSON for scripts (docs/show-json.md)."))] = False,
 ) -> None:
     """List your matches in play."""
-    from pbm.inbox import standings
+    from pbm import mailconf
+    from pbm.inbox import Next, standings
     from pbm.stats import finished_matches
 
     home = spite_home()
@@ -312,14 +317,28 @@ def games(
         settle = bool(journal.unwritten())  # unless a stopped 'spite new' left an invitation to keep or forget
         rows = [] if settle else standings(identity, journal)
         done = set() if settle else finished_matches(journal)
+        dropped = journal.dropped()
     if settle:
         with Journal.open(home) as journal:
             _say_settled(settle_invitations(journal), aside=as_json)
             rows = standings(identity, journal)
             done = finished_matches(journal)
+    rows = [r for r in rows if r.match not in dropped or r.new or r.unsent]  # spite forget took them off; what waits shows
     shown = rows if every else [r for r in rows if r.match not in done or r.new or r.unsent]  # never hide what waits for you
     hidden = len(rows) - len(shown)
     if as_json:
         print_json({"matches": [_standing_json(r) for r in shown], "hidden": hidden})
         return
-    print_standings(shown, hidden=hidden)
+    if not shown or mailconf.settings_path(home).exists():
+        print_standings(shown, hidden=hidden)
+        return
+    # no mail set up: `spite inbox --play` would only say so, so the line that names the move names spite play alone
+    # (playing=True: print_standings names none itself)
+    print_standings(shown, playing=True)
+    waiting = [r for r in shown if r.next is Next.YOU and not is_practice(r)]
+    if waiting:
+        # TRANSLATORS: under the table of spite games; {file} is the save file to play next
+        said = _("Your move: spite play {file}").format(file=plain(waiting[0].file))
+        session.out.print(said, soft_wrap=True, markup=False)
+    if hidden:
+        session.out.print(_hidden_line(hidden))

@@ -8,6 +8,7 @@ import typer
 
 from engine.rules import G4A
 from pbm.cli.app import (
+    ChatOption,
     NameOption,
     PayoffOption,
     TargetOption,
@@ -29,7 +30,7 @@ from pbm.home import spite_home
 from pbm.i18n import LANGUAGES, LOCALE_VARIABLES, Choice, _, current, language_of, pgettext, translator_codes
 from pbm.identity import check_name, rename
 from pbm.journal import Journal
-from pbm.shown import plain
+from pbm.shown import cut, plain
 
 
 @command(
@@ -179,6 +180,7 @@ def new(
     copy: Annotated[bool, typer.Option("--copy", help=_("Put the invitation's turn code on the clipboard, to paste into a chat."))] = False,
     send: Annotated[bool, typer.Option("--send", help=_("Mail the invitation at once (spite mail setup), to --to."))] = False,
     to: ToOption = None,
+    chat: ChatOption = None,
 ) -> None:
     """Start a match and write the invitation file."""
     if to is not None and not send:
@@ -209,7 +211,7 @@ def new(
         send_file(path, to)
         said = _("They answer it with: spite inbox --play (it fetches the mail and opens the invitation).")
     else:
-        _how_to_send(save, path, them, copy)
+        _how_to_send(save, path, them, copy, chat)
         # TRANSLATORS: {file} is the invitation's file name
         said = _("They answer it with: spite play {file}, or spite play --paste (a code they copied).").format(file=plain(path.name))
     session.out.print(said, soft_wrap=True)
@@ -237,7 +239,7 @@ def help_command(
     else:
         found = parent.command.get_command(parent, name) if isinstance(parent.command, typer.core.TyperGroup) else None
         if found is None:
-            raise UsageError(_("No such command {name}.").format(name=f"'{name}'"), ctx=ctx)
+            raise UsageError(_("No such command {name}.").format(name=repr(cut(name))), ctx=ctx)  # a name of any length, cut short
         text = found.get_help(found.make_context(name, [], parent=parent, resilient_parsing=True))
     if text.strip():  # rich help prints itself and gives back nothing
         session.out.print(text, markup=False, highlight=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,9 +91,16 @@ class NotRecorded:
 
 @frozen_value(slots=False)
 class FirstContact:
-    """A key met for the first time in this match (trusted on first use): its fingerprint should be compared."""
+    """A key met for the first time in this match (trusted on first use): its fingerprint should be compared.
+
+    `confirmed`: the match in which the player went on with this very key under this very name (nothing to compare
+    again), else "". `differs`: else, the match and the player in it whose other key the player went on with under
+    (nearly) this name: this key is not the one they know for that name.
+    """
 
     player: Player
+    confirmed: str = ""
+    differs: tuple[str, Player] | None = None
 
 
 Note = Resumed | NotCarried | NotRecorded | FirstContact
@@ -255,9 +263,30 @@ def _remember_proofs(journal: Journal) -> None:
 
 
 def _first_contacts(opened: Opened) -> tuple[FirstContact, ...]:
-    """The keys pinned for the first time by this file, but the player's own."""
+    """The keys pinned for the first time by this file, but the player's own, each with what the journal knows of it from
+    the player's other matches (:class:`FirstContact`)."""
     mine = opened.save.players[opened.me].key
-    return tuple(FirstContact(p) for p in opened.check.pinned if p.key and p.key != mine)
+    met = [p for p in opened.check.pinned if p.key and p.key != mine]
+    if not met or opened.journal is None or opened.identity is None:
+        return tuple(FirstContact(p) for p in met)
+    known = opened.journal.confirmed_keys(opened.identity.public_text, opened.save.match)
+    return tuple(_contact(p, known) for p in met)
+
+
+def _contact(player: Player, known: list[tuple[str, Player]]) -> FirstContact:
+    """The first contact with `player`, given the opponents the player went on with in other matches (`known`, latest first)."""
+    confirmed = next((match for match, other in known if other == player), "")
+    if confirmed:
+        return FirstContact(player, confirmed)
+    name = _name_key(player.name)
+    differs = next(((match, other) for match, other in known if other.key != player.key and _name_key(other.name) == name), None)
+    return FirstContact(player, differs=differs)
+
+
+def _name_key(name: str) -> str:
+    """A name as it is compared with another to warn of a key that is not the one known for it: its letters and digits,
+    in one case and form, so that "Bob", "bob", "B.O.B." and "Bob" with a zero-width space in it are one name."""
+    return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if c.isalnum())
 
 
 def _explain_answered(save: SaveFile, identity: Identity, journal: Journal, error: SpiteError) -> None:

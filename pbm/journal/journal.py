@@ -133,6 +133,28 @@ class Journal:
             out.append(SaveRecord(match, seq, game, turn, digest, prev, signer, (score0, score1), path, seen_at))
         return out
 
+    def confirmed_keys(self, key: str, besides: str) -> list[tuple[str, Player]]:
+        """The opponents (name and key) that the player whose public key text is `key` went on with, in every match but
+        `besides`: (match, opponent), the most recently active match first.
+
+        Went on with: the player wrote a file of the match after the opponent's first one, which showed them that key.
+        """
+        seq = "COALESCE({}(CASE WHEN s.signer = {} THEN s.seq END), -1)"
+        rows = self._store.rows(
+            f"SELECT m.match, name0, key0, name1, key1, {seq.format('MIN', 0)}, {seq.format('MAX', 0)}, {seq.format('MIN', 1)}, "
+            f"{seq.format('MAX', 1)}, MAX(s.seen_at) FROM matches m JOIN saves s ON s.match = m.match "
+            "WHERE m.match != ? AND (key0 = ? OR key1 = ?) AND key0 != key1 AND key0 != '' AND key1 != '' GROUP BY m.match",
+            (besides, key, key),
+            (str, str, str, str, str, int, int, int, int, str),
+        )
+        out = []
+        for match, name0, key0, name1, key1, first0, last0, first1, last1, _when in sorted(rows, key=lambda row: row[-1], reverse=True):
+            me = 0 if key0 == key else 1
+            first_theirs, last_mine = (first1, last0) if me == 0 else (first0, last1)
+            if first_theirs >= 1 and last_mine > first_theirs:
+                out.append((match, Player(name1, key1) if me == 0 else Player(name0, key0)))
+        return out
+
     def key_for(self, save: SaveFile) -> PublicKey:
         """The key to verify `save` against: the one pinned for its signer, or on first use the one the file names."""
         pinned = self.pinned(save.match)
@@ -158,8 +180,11 @@ class Journal:
     def check(self, save: SaveFile) -> Check:
         """What the journal makes of `save`; raises KeyMismatchError, ReplayError, ForkError, RollbackError or ChainError.
 
-        It does not check the signature: verify it first (against the pinned keys, :meth:`pinned`).
+        It does not check the signature: verify it first (against the pinned keys, :meth:`pinned`). A file of a match this
+        player withdrew (spite forget) raises JournalError.
         """
+        if self.withdrawn(save.match):
+            raise JournalError(_withdrawn(save))
         pinned = self.pinned(save.match)
         if pinned is None:
             status = Status.NEW_MATCH if save.seq == 1 else Status.UNKNOWN_MATCH
@@ -338,17 +363,54 @@ class Journal:
         if save.seq != 1:
             raise JournalError("only an unsent invitation may be forgotten")
         with self._store.writing():
-            for table in (
-                "messages WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
-                "unwritten WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
-                "written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
-                "saves WHERE match = ?",
-                "proofs WHERE match = ?",
-                "decks WHERE match = ?",
-            ):
-                self._store.run(f"DELETE FROM {table}", (save.match,))
-            self._store.run("DELETE FROM seats WHERE match = ?", (save.match,))
-            self._store.run("DELETE FROM matches WHERE match = ?", (save.match,))
+            self._erase(save.match)
+
+    def _erase(self, match: str) -> None:
+        """Delete every row the files of `match` made (inside :meth:`Store.writing`): its saves, sides, proofs and decks."""
+        for table in (
+            "messages WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
+            "unwritten WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
+            "written WHERE hash IN (SELECT hash FROM saves WHERE match = ?)",
+            "saves WHERE match = ?",
+            "proofs WHERE match = ?",
+            "decks WHERE match = ?",
+        ):
+            self._store.run(f"DELETE FROM {table}", (match,))
+        self._store.run("DELETE FROM seats WHERE match = ?", (match,))
+        self._store.run("DELETE FROM matches WHERE match = ?", (match,))
+
+    # --- spite forget ---
+
+    def withdraw(self, match: str, refuse: bool = True) -> None:
+        """Forget `match`, in which no turn was played and nobody answered this player's latest file (spite forget): every
+        row of it goes, the mail kept for it too.
+
+        With `refuse` (this player withdraws their invitation, or their answer to one) its id stays in `forgotten`, so that
+        :meth:`check` refuses every file of it from now on. JournalError if a turn of it is recorded.
+        """
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._store.writing():
+            if self._store.row("SELECT 1 FROM saves WHERE match = ? AND (game > 1 OR turn > 0) LIMIT 1", (match,)) is not None:
+                raise JournalError("only a match in which no turn was played may be withdrawn")  # spite forget checked it first
+            self._erase(match)
+            for table in ("addresses", "mailed", "received"):
+                self._store.run(f"DELETE FROM {table} WHERE match = ?", (match,))
+            if refuse:
+                self._store.run("INSERT OR REPLACE INTO forgotten VALUES (?, 1, ?)", (match, now))
+
+    def drop(self, match: str) -> None:
+        """Take the finished `match` off the player's list (spite forget): every row of it stays, for spite record and stats."""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._store.writing():
+            self._store.run("INSERT OR IGNORE INTO forgotten VALUES (?, 0, ?)", (match, now))
+
+    def dropped(self) -> set[str]:
+        """The finished matches taken off the player's list with :meth:`drop` (spite games leaves them out)."""
+        return {row[0] for row in self._store.rows("SELECT match FROM forgotten WHERE withdrawn = 0", kinds=(str,))}
+
+    def withdrawn(self, match: str) -> bool:
+        """Whether this player withdrew `match` (:meth:`withdraw`): no file of it may be recorded again."""
+        return self._store.row("SELECT 1 FROM forgotten WHERE match = ? AND withdrawn = 1", (match,)) is not None
 
     def _record(self, save: SaveFile, path: Path | str | None, checked: Check | None = None, keep_message: bool = True) -> Check:
         result = checked if checked is not None and self._unchanged(save.match, checked) else self.check(save)
@@ -542,6 +604,14 @@ def void_after(save: SaveFile) -> str:
     # TRANSLATORS: {name} is the player who wrote the file; {game} and {turn} say which file
     said = _("{name}'s file of game {game}, turn {turn} follows one that a resignation made void: it is void too")
     return said.format(name=save.players[save.signer].name, game=save.game, turn=save.turn)
+
+
+def _withdrawn(save: SaveFile) -> str:
+    """Why a file of a match this player withdrew (spite forget) is refused."""
+    # TRANSLATORS: {name} is the player who wrote the file; {match} a match's id (8 hex digits); "spite forget" and "spite
+    # new" are commands: keep them
+    said = _("{name}'s file is of match {match}, which you withdrew (spite forget): it is refused; spite new starts a new match")
+    return said.format(name=save.players[save.signer].name, match=save.match[:8])
 
 
 def _resigns(save: SaveFile) -> tuple[int, bool] | None:

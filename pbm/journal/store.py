@@ -18,10 +18,10 @@ from pbm.home import JOURNAL_FILE, ensure_private_dir, home_error, remove_stale,
 from pbm.i18n import _, ngettext
 from pbm.shown import cut
 
-SCHEMA_VERSION = 6  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
+SCHEMA_VERSION = 7  # 2 adds `written` (the bytes of this player's own files); 3 the mail: addresses, mailed, received, mailboxes;
 # 4 `unwritten` (invitations recorded whose file is not known to be on disk yet); 5 `messages` (the protocol message of every
 # save received, the player's own being in `written`: so a game's record is made from the home alone, spite record),
-# `resignations` and `void` (_RESIGN_SCHEMA), `proofs` (_PROOFS_SCHEMA); 6 `decks` (_DECKS_SCHEMA)
+# `resignations` and `void` (_RESIGN_SCHEMA), `proofs` (_PROOFS_SCHEMA); 6 `decks` (_DECKS_SCHEMA); 7 `forgotten` (_FORGOTTEN_SCHEMA)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -110,9 +110,20 @@ CREATE TABLE IF NOT EXISTS decks (
 CREATE INDEX IF NOT EXISTS decks_by_match ON decks(match);
 """
 _SCHEMA += _DECKS_SCHEMA
+# schema 7: the matches `spite forget` took off the player's list. An invitation withdrawn (`withdrawn` 1) leaves only its
+# id here, so that a late answer to it, or the invitation itself, is refused rather than taken for a new match; a finished
+# match dropped from `spite games` (`withdrawn` 0) keeps every row of it (spite record and spite stats still read them).
+_FORGOTTEN_SCHEMA = """
+CREATE TABLE IF NOT EXISTS forgotten (
+    match TEXT PRIMARY KEY,
+    withdrawn INTEGER NOT NULL,
+    forgotten_at TEXT NOT NULL
+);
+"""
+_SCHEMA += _FORGOTTEN_SCHEMA
 _TABLES = frozenset(
     {"matches", "saves", "seats", "written", "unwritten", "messages", "addresses", "mailed", "received", "mailboxes"}
-    | {"resignations", "void", "proofs", "decks"}
+    | {"resignations", "void", "proofs", "decks", "forgotten"}
 )
 _HOME_TROUBLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR")
 # What SQLite raises: its errors, and UnicodeDecodeError where Python cannot read its message as UTF-8 (a name in a

@@ -15,7 +15,7 @@ import quopri
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from nacl.bindings import crypto_hash_sha256
 
@@ -26,10 +26,13 @@ from pbm.home import is_match_id
 from pbm.i18n import N_, _, ngettext
 from pbm.packing import CUT, EDITED, JUNK, NOT_BASE64, NOT_DATA, TOO_BIG, PackingError, deflate, inflate, to_json
 from pbm.saves import SaveFile
+from pbm.transport.unwrap import unwrap
 
-PART_CHARS = 2000  # a part fits one message of Discord or Signal (about 2,000), and of Telegram (4,096)
+PART_CHARS = 2000  # a part fits one message of Discord or Signal (about 2,000), and of Telegram (4,096); a chat's own: pbm/chats.py
 LINE = 64  # characters of a line of a part
-BODY_LINES = 29  # lines of code a part holds: with its BEGIN and END lines, at most PART_CHARS characters
+_FRAME = len("BEGIN SPITE TURN 99/99 ABCDE\r\n\r\nEND SPITE TURN 99/99 ABCDE ABCDEF")  # a part's BEGIN and END lines, CRLF
+BODY_LINES = 29  # lines of code a part of PART_CHARS holds (body_lines(PART_CHARS))
+MOST_LABELLED = 99  # parts a BEGIN line can number (two digits)
 MAX_PARTS = 4  # past this, send the file: pasting more messages than that is no longer a chat
 MAX_INPUT = saves.MAX_BYTES + saves.MAX_BYTES // 4  # pasted text read at most: a save quoted or quoted-printable (a few % more)
 _CODE_LIMIT = 64 * 1024  # what a turn code may unpack to: far above any turn, far below harm
@@ -113,18 +116,30 @@ def carried(save: SaveFile) -> dict[str, Any]:
     return turn
 
 
-def encode(save: SaveFile) -> list[str]:
-    """The parts of `save`'s turn code, each a text of at most PART_CHARS characters; any number of them."""
-    return encode_turn(carried(save))
+def body_lines(chars: int) -> int:
+    """The lines of code a part holds when it may take `chars` characters: with its BEGIN and END lines, and even when a
+    clipboard or chat ends every line in CRLF (a chat that counts two characters for a line break takes it too)."""
+    lines = (chars - _FRAME) // (LINE + 2)
+    if lines < 1:
+        raise ValueError(f"a part of {chars} characters holds no line of code")
+    return lines
 
 
-def encode_turn(turn: Mapping[str, Any]) -> list[str]:
-    """The parts of the turn code that carries `turn` as it is (plain data: what :func:`carried` makes of a save)."""
+def encode(save: SaveFile, chars: int = PART_CHARS) -> list[str]:
+    """The parts of `save`'s turn code, each a text of at most `chars` characters; any number of them (at most 99)."""
+    return encode_turn(carried(save), chars)
+
+
+def encode_turn(turn: Mapping[str, Any], chars: int = PART_CHARS) -> list[str]:
+    """The parts of the turn code that carries `turn` as it is (plain data: what :func:`carried` makes of a save), each a
+    text of at most `chars` characters; CodeError if it would take more parts than a BEGIN line can number."""
     raw = deflate(turn, _ZDICT)
     body = base64.b64encode(raw).decode("ascii").rstrip("=")
     tag = _base32(crypto_hash_sha256(raw))[:5]
-    size = LINE * BODY_LINES
+    size = LINE * body_lines(chars)
     chunks = [body[i : i + size] for i in range(0, len(body), size)]
+    if len(chunks) > MOST_LABELLED:
+        raise CodeError(_too_many(len(chunks), chars, MOST_LABELLED))
     parts = []
     for k, chunk in enumerate(chunks, start=1):
         label = f"{k}/{len(chunks)} {tag}" if len(chunks) > 1 else tag
@@ -133,18 +148,24 @@ def encode_turn(turn: Mapping[str, Any]) -> list[str]:
     return parts
 
 
-def armor(save: SaveFile) -> list[str]:
-    """The parts of `save`'s turn code; raises CodeError when it would take more than MAX_PARTS messages."""
-    parts = encode(save)
+def armor(save: SaveFile, chars: int = PART_CHARS) -> list[str]:
+    """The parts of `save`'s turn code, of at most `chars` characters each; CodeError when it would take more than
+    MAX_PARTS messages."""
+    parts = encode(save, chars)
     if len(parts) > MAX_PARTS:
-        too_many = ngettext(
-            # TRANSLATORS: {chars} is a number of characters, as 2,000; {most} the most messages a code may take (4)
-            "this turn's code would take {n} message of {chars} characters (at most {most}): send the file instead",
-            "this turn's code would take {n} messages of {chars} characters (at most {most}): send the file instead",
-            len(parts),
-        )
-        raise CodeError(too_many.format(n=len(parts), chars=f"{PART_CHARS:,}", most=MAX_PARTS))
+        raise CodeError(_too_many(len(parts), chars, MAX_PARTS))
     return parts
+
+
+def _too_many(n: int, chars: int, most: int) -> str:
+    """What to say when a turn's code would take `n` messages of `chars` characters, more than `most`."""
+    too_many = ngettext(
+        # TRANSLATORS: {chars} is a number of characters, as 2,000; {most} the most messages a code may take (4)
+        "this turn's code would take {n} message of {chars} characters (at most {most}): send the file instead",
+        "this turn's code would take {n} messages of {chars} characters (at most {most}): send the file instead",
+        n,
+    )
+    return too_many.format(n=n, chars=f"{chars:,}", most=most)
 
 
 def _check(label: str, chunk: str) -> str:
@@ -172,14 +193,20 @@ def read(data: bytes) -> SaveFile | TurnCode:
         )
     text = data.decode("utf-8", errors="replace")
     plain = normal(text)  # a chat's non-breaking or zero-width spaces inside BEGIN SPITE hide nothing
-    if _MARK.search(plain):
+    marked = _MARK.search(plain) is not None
+    # a code joined onto one line and re-wrapped may have its BEGIN and END lines broken anywhere: they show without spaces
+    flat = "" if marked else "".join(plain.translate(_NO_QUOTES).split())
+    if marked or _JOINED_MARK.search(flat):
         lines = [piece for line in plain.split("\n") for piece in _code_lines(line)]
         if any(_BEGIN.search(line) for line in lines):
             return _read_code(lines)
+        joined = _joined(lines)
+        if joined:
+            return _one_code(joined)
         if any(_END.search(line) for line in lines):
-            raise CodeError(
-                _("the turn code has lost its BEGIN SPITE line: copy it again from the chat, every line from BEGIN SPITE to END SPITE")
-            )
+            raise CodeError(_(_LOST_BEGIN))
+        if not marked and not _SAVE_MARK.search(plain):  # its BEGIN and END lines broken, and no part of it whole
+            raise CodeError(_lost(1, 1, damaged=True) if _JOINED_BEGIN in flat else _(_LOST_BEGIN))
     elif not _SAVE_MARK.search(plain) and "\ufffd" not in text:  # text, but not a save's (bytes that are not text: the save reader says so)
         if _CODE_LINE.search(plain):
             raise CodeError(
@@ -190,6 +217,9 @@ def read(data: bytes) -> SaveFile | TurnCode:
             )
         raise CodeError(_("this text holds neither a turn code (no BEGIN SPITE line) nor a spite save (no spite-save format line)"))
     return _read_save(data, text)
+
+
+_LOST_BEGIN = N_("the turn code has lost its BEGIN SPITE line: copy it again from the chat, every line from BEGIN SPITE to END SPITE")
 
 
 # A save's header, footer or format line, however mangled; and a line of code (64 characters, or a re-wrapped piece of
@@ -222,9 +252,11 @@ class Pasted:
         self._lines: list[str] = []
         self.size = 0  # characters
         self._parts = _Parts()
+        self._joined = _Joined()  # the same lines run together: a code re-wrapped inside its BEGIN and END lines
         self._tags: dict[str, tuple[set[int], set[int]]] = {}  # each tag's totals, and its numbers with a good part
-        self._counted = 0  # parts of self._parts counted in self._tags
+        self._counted = [0, 0]  # parts of self._parts and of self._joined counted in self._tags
         self._incomplete: set[str] = set()  # the tags that lack a part
+        self._news: str | None = None  # the tag of a good part the last line completed
         self._refused = False  # refused once every code in it had its parts: no line added can make it read
         self._whole = False  # what the parts said at the last line that was not a save's last
 
@@ -244,8 +276,22 @@ class Pasted:
         for each in (text[:-1] if text.endswith("\n") else text).split("\n"):
             for piece in _code_lines(each):
                 self._parts.add(piece)
+                self._joined.add("".join(piece.split()))
         self._whole = self._read_whole()
         return self._whole
+
+    def awaited(self) -> tuple[list[int], int, int] | None:
+        """Once after a line that completed a part of a code whose other parts are still to come: the numbers of its parts
+        read, how many it has, and the first still to paste (what to tell the player who pastes one part at a time)."""
+        tag, self._news = self._news, None
+        if tag is None or tag not in self._incomplete:
+            return None
+        totals, good = self._tags[tag]
+        if len(totals) != 1:
+            return None
+        total = next(iter(totals))
+        missing = [n for n in range(1, total + 1) if n not in good]
+        return (sorted(good), total, missing[0]) if missing and good else None
 
     def _read_whole(self) -> bool:
         """Whether the parts make whole codes and the text then reads (once: what makes it fail stays)."""
@@ -260,16 +306,19 @@ class Pasted:
 
     def _whole_codes(self) -> bool:
         """Whether there are codes and each has its parts, of one count, each whole (a part still open counts as cut)."""
-        for part in self._parts.parts[self._counted :]:
+        found, joined = self._parts.parts, self._joined.parts
+        new = found[self._counted[0] :] + joined[self._counted[1] :] if self._counted != [len(found), len(joined)] else []
+        self._counted = [len(found), len(joined)]
+        for part in new:
             totals, good = self._tags.setdefault(part.tag, (set(), set()))
             totals.add(part.total)
             if part.chunk is not None:
                 good.add(part.number)
+                self._news = part.tag
             if len(totals) == 1 and good.issuperset(range(1, part.total + 1)):
                 self._incomplete.discard(part.tag)
             else:
                 self._incomplete.add(part.tag)
-        self._counted = len(self._parts.parts)
         began = self._parts.open
         if began is not None and (began.tag in self._incomplete or self._tags.get(began.tag, ({0},))[0] != {began.total}):
             return False
@@ -334,12 +383,152 @@ class _Parts:
         self.open = None
 
 
+# A code joined onto one line and then re-wrapped by a chat (at 60 columns, say) has breaks inside its BEGIN and END lines
+# and its code, with or without the spaces that stood there: read with every whitespace gone, its lines run together as
+# BEGINSPITETURN1/2ABCDE<code>ENDSPITETURN1/2ABCDEFGHIJK. Its marks are literal, so each search is linear.
+_JOINED_BEGIN = "BEGINSPITETURN"
+_JOINED_MARK = re.compile(r"(BEGIN|END)SPITETURN")
+_JOINED_KEEP = len(_JOINED_BEGIN) - 1  # characters at the end of a piece kept for the next search: a mark cut there
+_JOINED_NUMBER = re.compile(r"([1-9][0-9]?)/")
+_TOTAL = (re.compile(r"[1-9]"), re.compile(r"[1-9][0-9]"))
+_TAG = re.compile(r"[A-Z2-7]{5}")
+_CHECK = re.compile(r"[A-Z2-7]{6}")
+_NO_QUOTES = dict.fromkeys(map(ord, ">|"), " ")  # for the first look only: a quote mark at a line's start hides a mark
+
+
+class _Reading(NamedTuple):
+    """One way to read the start of a part whose spaces are gone: its number, total and tag, where its code starts, and its
+    label as the END line spells it without spaces."""
+
+    number: int
+    total: int
+    tag: str
+    start: int
+    label: str
+
+
+def _readings(head: str) -> list[_Reading]:
+    """The ways `head` (what follows BEGIN SPITE TURN, spaces gone) starts with a part's label: one, or two when the total's
+    second digit could be the tag's first (1/23ABCD: part 1 of 2, tag 3ABCD, or of 23, tag ABCD and a letter of code)."""
+    number = _JOINED_NUMBER.match(head)
+    if number is None:
+        return [_Reading(1, 1, head[:5], 5, head[:5])] if _TAG.fullmatch(head, 0, 5) else []
+    found = []
+    for total in _TOTAL:
+        digits = total.match(head, number.end())
+        if digits is not None and _TAG.fullmatch(head, digits.end(), digits.end() + 5):
+            start = digits.end() + 5
+            found.append(_Reading(int(number[1]), int(digits[0]), head[digits.end() : start], start, head[:start]))
+    return found
+
+
+class _Joined:
+    """The parts of turn codes in text given a piece at a time with every whitespace gone (quote prefixes too). A part is
+    taken only when its END line and its checksum hold: a reading of a label that does not is never taken for a part."""
+
+    def __init__(self) -> None:
+        self.parts: list[_Part] = []
+        self._text = ""  # the text from self._at on is not settled yet: a few characters, but for an END line being read
+        self._at = 0
+        self._code: list[str] | None = None  # a part begun: what followed its BEGIN mark so far (its label, then its code)
+        self._head = ""  # at its END mark, all of it
+        self._open: list[_Reading] | None = None  # at its END mark, the readings of its label not tried yet
+
+    def add(self, piece: str) -> None:
+        """Take the next piece of text (without whitespace)."""
+        text = self._text[self._at :] + piece
+        if self._code is None and _JOINED_BEGIN not in text:  # no part begun, none begins: keep what may start a mark
+            self._text, self._at = text[-_JOINED_KEEP:], 0
+            return
+        self._text, self._at = text, 0
+        self._settle(final=False)
+
+    def end(self) -> list[_Part]:
+        """Every part whose END line and checksum hold, once the last piece came."""
+        self._settle(final=True)
+        return self.parts
+
+    def _settle(self, final: bool) -> None:
+        text = self._text
+        while True:
+            if self._code is None:
+                found = text.find(_JOINED_BEGIN, self._at)
+                if found < 0:
+                    self._at = len(text) if final else max(self._at, len(text) - _JOINED_KEEP)
+                    return
+                self._code, self._at = [], found + len(_JOINED_BEGIN)
+                continue
+            if self._open is None:
+                mark = _JOINED_MARK.search(text, self._at)
+                if mark is None:
+                    if final:  # never ended: cut (the line reader names it)
+                        self._code, self._at = None, len(text)
+                        return
+                    kept = max(self._at, len(text) - _JOINED_KEEP)
+                    self._code.append(text[self._at : kept])
+                    self._at = kept
+                    return
+                self._code.append(text[self._at : mark.start()])
+                if mark[1] == "BEGIN":  # another part began before this one ended: this one is cut
+                    self._code, self._at = None, mark.start()
+                    continue
+                self._at = mark.end()
+                self._head = "".join(self._code)
+                self._open = _readings(self._head)
+            took = self._close(text, final)
+            if took is None:
+                return
+            self._at += took
+            self._code, self._open, self._head = None, None, ""
+
+    def _close(self, text: str, final: bool) -> int | None:
+        """At the open part's END mark (its END line follows self._at): the characters of the END line taken when a reading
+        of the label holds (the part is then taken), 0 when none does, None while one waits for more text."""
+        assert self._open is not None
+        waiting = []
+        for reading in self._open:
+            end = self._at + len(reading.label) + 6
+            if len(text) < end and not final:
+                waiting.append(reading)
+                continue
+            check = text[end - 6 : end]
+            if text.startswith(reading.label, self._at) and _CHECK.fullmatch(check):
+                chunk = self._head[reading.start :]
+                label = f"{reading.number}/{reading.total} {reading.tag}" if reading.total > 1 else reading.tag
+                if _BODY.fullmatch(chunk) and _check(label, chunk) == check:
+                    self.parts.append(_Part(reading.number, reading.total, reading.tag, chunk))
+                    return end - self._at
+        self._open = waiting
+        return None if waiting else 0
+
+
+def _joined(lines: list[str]) -> list[_Part]:
+    """The parts :class:`_Joined` finds in `lines` (quote prefixes gone) run together without whitespace."""
+    joined = _Joined()
+    joined.add("".join("".join(lines).split()))
+    return joined.end()
+
+
 def _read_code(lines: list[str]) -> TurnCode:
-    """The one turn code in `lines` (quote prefixes gone); the newest of a match if several, each part found by its BEGIN line."""
+    """The one turn code in `lines` (quote prefixes gone); the newest of a match if several, each part found by its BEGIN
+    line, or, where its lines were broken elsewhere (a code joined onto one line, then re-wrapped), in the text joined."""
     found = _Parts()
     for line in lines:
         found.add(line)
     parts = found.end()
+    try:
+        return _one_code(parts)
+    except SpiteError:
+        joined = _joined(lines)  # only now: an intact code never pays for it
+        if not joined:
+            raise
+        return _one_code(parts + joined)
+
+
+def _one_code(parts: list[_Part]) -> TurnCode:
+    """The one turn code `parts` make (the newest of a match if several), or the error of the last code that is not whole."""
+    if not parts:
+        raise CodeError(_(_LOST_BEGIN))
     by_tag: dict[str, list[_Part]] = {}
     for part in parts:
         by_tag.setdefault(part.tag, []).append(part)
@@ -511,131 +700,3 @@ def _cut(text: str) -> str:
     start = next((i for i, line in enumerate(lines) if savetext.HEAD in line or line.startswith('format = "')), 0)
     end = next((i for i in range(start, len(lines)) if savetext.TAIL in lines[i]), len(lines) - 1)
     return "\n".join(lines[start : end + 1])
-
-
-# TOML scan state: inside a multi-line string, array depth, inline-table depth, a value due, an `=` due, at a statement's
-# start, and what the scan is inside of: "" nothing, '"' or "'" a one-line string, "]" or "]]" a table header, "#" a comment
-_State = tuple[bool, int, int, bool, bool, bool, str]
-_BASIC_STOP = re.compile(r'[\\"]')  # what ends a run of plain characters in a basic string
-_LITERAL_STOP = re.compile("'")  # in a literal string
-
-
-def unwrap(text: str) -> str:
-    """`text` with the lines a re-wrapping client broke joined back: each break leaves a line that cannot end there.
-
-    Lines end inside a one-line string, inside a multi-line string without a line-ending backslash, inside an inline
-    table, after `=` or after a key alone (pbm/savetext.py writes no line that could be broken elsewhere). One pass:
-    each line joined on is scanned once, from the state the scan had reached a few characters before the break.
-    """
-    lines = text.split("\n")
-    out = []
-    in_text, depth = False, 0
-    i = 0
-    while i < len(lines):
-        if not in_text and not lines[i].strip(" \t"):  # a blank line outside a string ends there: nothing to scan
-            out.append(lines[i])
-            i += 1
-            continue
-        state: _State = (in_text, depth, 0, False, False, depth == 0 and not in_text, "")
-        joined: list[str] = []  # the lines joined so far, each without the whitespace at the break
-        window, at, backslashes = "", 0, 0  # the text scanned from `state` on (from `at`); backslashes ending `joined`
-        piece = lines[i]
-        while True:
-            core = piece.rstrip()
-            window += core
-            text_now = window + piece[len(core) :]
-            safe, at = _run(text_now, at, state, len(window) - 2)  # what no character after the break can change
-            end = _run(text_now, at, safe, len(text_now))[0]
-            ending = len(core) - len(core.rstrip("\\"))
-            ending += backslashes if ending == len(core) else 0
-            if i + 1 >= len(lines) or not _broken(end, ending):
-                out.append("".join(joined) + piece)
-                in_text, depth = end[0], end[1]
-                break
-            joined.append(core)
-            window, state, at, backslashes = window[at:], safe, 0, ending
-            i += 1
-            piece = lines[i].lstrip()
-        i += 1
-    return "\n".join(out)
-
-
-def _broken(state: _State, backslashes: int) -> bool:
-    """Whether a line whose scan ends in `state` (its text ending in `backslashes` backslashes) cannot end there."""
-    in_text, depth, braces, wants_value, wants_equals, _statement, inside = state
-    if in_text:
-        return backslashes % 2 == 0  # no line-ending backslash: a break
-    return inside in ("'", '"', "]", "]]") or braces > 0 or wants_value or (wants_equals and depth == 0)
-
-
-def _run(line: str, i: int, state: _State, stop: int) -> tuple[_State, int]:
-    """The scan state of `line` from `state` at `i` on, and where it stands, once each step that starts before `stop` is taken.
-
-    A step reads at most three characters from where it starts, so the steps before len(line) - 2 mean the same
-    whatever is joined after `line`.
-    """
-    in_text, depth, braces, wants_value, wants_equals, statement, inside = state
-    while i < stop:
-        if in_text:
-            found = _BASIC_STOP.search(line, i, stop)
-            if found is None:
-                i = stop
-            else:
-                i = found.start()
-                if line[i] == "\\":
-                    i += 2
-                elif line.startswith('"""', i):
-                    in_text, i = False, i + 3
-                else:
-                    i += 1
-            continue
-        if inside == "#":
-            i = stop
-            break
-        if inside in ("]", "]]"):  # a table header: its closing bracket
-            close = line.find(inside, i, stop + len(inside) - 1)
-            if close < 0:
-                i = stop
-            else:
-                inside, i = "", close + len(inside)
-            continue
-        if inside:  # a one-line string: basic strings have escapes, literal ones none
-            found = (_BASIC_STOP if inside == '"' else _LITERAL_STOP).search(line, i, stop)
-            if found is None:
-                i = stop
-            elif line[found.start()] == "\\":
-                i = found.start() + 2
-            else:
-                inside, wants_value, i = "", False, found.start() + 1
-            continue
-        c = line[i]
-        if c in " \t":
-            i += 1
-            continue
-        if c == "#":
-            inside = "#"
-            continue
-        if statement:
-            statement = False
-            if c == "[":  # a table header, [a.b] or [[a.b]]
-                inside = "]]" if line.startswith("[[", i) else "]"
-                continue
-            wants_equals = True
-        if line.startswith('"""', i):
-            in_text, wants_value, i = True, False, i + 3
-            continue
-        if c in "\"'":
-            inside, i = c, i + 1
-            continue
-        if c == "=":
-            wants_equals, wants_value = False, True
-        elif c in "[]":
-            depth += 1 if c == "[" else -1
-            wants_value = False
-        elif c in "{}":
-            braces += 1 if c == "{" else -1
-            wants_value = False
-        elif c not in ",":
-            wants_value = False
-        i += 1
-    return (in_text, depth, braces, wants_value, wants_equals, statement, inside), i

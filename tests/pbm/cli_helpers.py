@@ -279,13 +279,18 @@ def _face(card: str) -> str:
 
 
 def fan_forms(stack: list[str]) -> list[str]:
-    """How the board may draw the middle row of a side stack: covered cards with their suits, by rank, or by rank packed."""
+    """How the board may draw the middle row of a side stack: covered cards with their suits, by rank, or the top ones by
+    rank after a count of the others (``+8``)."""
     cards = [Card.parse(c) for c in stack]
     top = _face(stack[-1]).ljust(3) + "│"
     full = "│" + "".join(_face(c) + "│" for c in stack[:-1]) + top
     ranks = "│" + "".join(RANK_TEXT[c.rank] + "│" for c in cards[:-1]) + top
-    packed = "│" + "".join("T" if c.rank == 10 else RANK_TEXT[c.rank] for c in cards[:-1]) + "│" + top
-    return [full, ranks, packed] if len(stack) > 1 else [full]
+    covered = cards[:-1]
+    counted = [  # the `shown` covered cards nearest the top, after how many lie under them (two or more)
+        f"│+{len(covered) - shown}│" + "".join(RANK_TEXT[c.rank] + "│" for c in covered[len(covered) - shown :]) + top
+        for shown in range(len(covered) - 1)
+    ]
+    return [full, ranks, *counted] if len(stack) > 1 else [full]
 
 
 def assert_board_agrees(board: str, view: dict[str, Any]) -> None:

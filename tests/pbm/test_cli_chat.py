@@ -33,7 +33,7 @@ from cli_helpers import (
 )
 
 from engine.cards import RANK_TEXT, Card
-from pbm import saves
+from pbm import chats, saves
 from pbm.transport import code
 
 # --- a chat client, as the receiver copies a conversation out of it ---
@@ -47,12 +47,13 @@ def hard_wrap(text: str, width: int) -> str:
 def chat_client(parts: list[str], sender: str, rng: random.Random) -> str:
     """The parts of a turn code as a receiver copies them out of a group chat: one message each, with the client's header
     and reactions, quoted in a reply and re-wrapped at 60 columns, or exported with a date, time and name on every line,
-    or joined onto one line with non-breaking spaces, or re-wrapped at 37; shuffled among other messages, with CRLF, a BOM."""
+    or joined onto one line with non-breaking spaces, or re-wrapped at 37, or joined onto one line and then re-wrapped at
+    60 (inside the BEGIN and END lines); shuffled among other messages, with CRLF, a BOM."""
     messages = []
     for k, part in enumerate(parts):
         first, body = part.split("\n", 1)
         part = f"{first}\n{body[:10]}\u200b{body[10:]}"  # a zero-width space, where a client allows a break
-        style = rng.randrange(5)
+        style = rng.randrange(6)
         if style == 0:
             part = hard_wrap("\n".join(f"> {line}" for line in part.split("\n")), 60)  # quoted, then re-wrapped
         elif style == 1:
@@ -61,8 +62,10 @@ def chat_client(parts: list[str], sender: str, rng: random.Random) -> str:
             part = "\n".join(f"01/12/2026, 21:{40 + n % 10} - {sender}: {line}" for n, line in enumerate(part.split("\n")))
         elif style == 3:  # joined onto one line, with non-breaking spaces
             part = part.replace("\n", " ").replace(" ", "\u00a0")
-        else:  # re-wrapped at 37 columns, a phone's narrow window
+        elif style == 4:  # re-wrapped at 37 columns, a phone's narrow window
             part = hard_wrap(part, 37)
+        else:  # joined onto one line, then re-wrapped at 60 columns: breaks inside the BEGIN and END lines
+            part = hard_wrap(part.replace("\n", " "), 60)
         messages.append(f"{sender}\u00a0— Today at 21:0{k}\n{part}\n\n👍 1")
     messages += ["Carol — Today at 21:05\nwho is winning?", "Dana — Today at 21:06\n\tno idea lol"]
     rng.shuffle(messages)
@@ -115,8 +118,9 @@ class Played:
     sent: list[Sent]
 
 
-def _match(root: Path, carry: Callable[[Player, Path], str | None], tries: int = 3) -> Played:
-    """A whole match with piles of 5 played through `carry`, under `root`, with at least two ordinary turns.
+def _match(root: Path, carry: Callable[[Player, Path], str | None], tries: int = 3, alice_chat: str | None = None) -> Played:
+    """A whole match with piles of 5 played through `carry`, under `root`, with at least two ordinary turns; with
+    `alice_chat`, Alice has said which chat she uses (spite chat NAME) and Bob has not.
 
     A game can end on its first turn (the starter plays out all five pay-off cards: 2 of 140 matches tried), and one game
     of piles of 5 scores enough for a match of 3: then the match has no ordinary turn to carry, and a new one is played.
@@ -125,6 +129,8 @@ def _match(root: Path, carry: Callable[[Player, Path], str | None], tries: int =
         here = root / f"match-{attempt}"
         here.mkdir()
         alice, bob = make_player(here, "Alice"), make_player(here, "Bob")
+        if alice_chat is not None:
+            alice.ok("chat", alice_chat)
         folders = {p.name: here / f"files-{p.name.lower()}" for p in (alice, bob)}
         for folder in folders.values():
             folder.mkdir()
@@ -139,7 +145,9 @@ def _match(root: Path, carry: Callable[[Player, Path], str | None], tries: int =
 @pytest.fixture(scope="module")
 def chat_match(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     """A whole match in which every file travels as a turn code through a chat client, but those `spite code` says to send
-    as files (the deal steps and the turns that shuffle, each with a proof of shuffle), which travel as attachments."""
+    as files, which travel as attachments: Alice is on WhatsApp (spite chat whatsapp), so each of her files is one
+    message; Bob has chosen no chat, so his codes come in parts of 2,000 characters and his deal steps and turns that
+    shuffle (each with a proof of shuffle) are attachments."""
     rng = random.Random(12)
 
     def carry(writer: Player, path: Path) -> str | None:
@@ -147,7 +155,7 @@ def chat_match(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
         return None if parts is None else chat_client(parts, writer.name, rng)
 
     with scratch(tmp_path_factory.mktemp("chat")) as root:
-        yield _match(root, carry)
+        yield _match(root, carry, alice_chat="whatsapp")
 
 
 def _ends_the_same_for_both(played: Played) -> None:
@@ -185,10 +193,16 @@ def test_a_whole_match_played_with_turn_codes_through_a_chat_client(chat_match: 
     # An ordinary turn is one message unless it shows many cards. A message holds at most 2,000 characters (1,856 of code);
     # an ordinary turn's is about 390, ~135 more for each card shown or drawn and ~3 a move: 7 cards and 90 moves come to
     # ~1,600. Over 1,560 ordinary turns of 30 matches with piles of 5, 10 cards took at most 1,845; 11 can take two messages.
-    for s, n in zip(sent, parts, strict=True):
+    alice = [n for s, n in zip(sent, parts, strict=True) if s.writer is chat_match.alice]
+    bob = [(s, n) for s, n in zip(sent, parts, strict=True) if s.writer is chat_match.bob]
+    assert sent[0].writer is chat_match.alice and alice[0] == 1  # the invitation, a deal step: one WhatsApp message
+    assert alice.count(1) == len(alice)  # on WhatsApp, each of Alice's files is one message: no attachment
+    for s, n in bob:
         assert n == 1 or not _ordinary(s.path) or _cards_shown(s.path) > 7, s.path
-    assert all(0 < n <= code.MAX_PARTS or len(code.encode(saves.read(s.path))) > code.MAX_PARTS for s, n in zip(sent, parts, strict=True))
-    assert parts.count(0) < len(parts) // 2  # the attachments: the deal steps, and the turns that shuffle a stack in
+        assert 0 < n <= code.MAX_PARTS or len(code.encode(saves.read(s.path))) > code.MAX_PARTS, s.path
+    assert 0 < parts.count(0) < len(bob) // 2  # Bob's attachments: his deal steps, and turns that shuffle a stack in
+    whatsapp = chats.CHATS["whatsapp"].chars
+    assert all(len(code.encode(saves.read(s.path), whatsapp)) == 1 for s in sent)  # on WhatsApp, Bob's would be too
     for s in sent:
         assert "Send it to" in s.play.stdout or "Send the file to" in s.play.stdout or "The match is over" in s.play.stdout
     for folder in chat_match.folders.values():  # each player's folder holds the files they wrote, and attachments
@@ -196,11 +210,12 @@ def test_a_whole_match_played_with_turn_codes_through_a_chat_client(chat_match: 
         assert len(signers) == 1
 
 
-def test_every_file_of_the_chat_match_fits_76_columns_and_its_code_2000_characters(chat_match: Played) -> None:
+def test_every_file_of_the_chat_match_fits_76_columns_and_its_code_its_writers_chat(chat_match: Played) -> None:
     for s in chat_match.sent:
         lines = s.path.read_text().splitlines()
         assert max(map(len, lines)) <= 76, s.path
-        assert all(len(part) <= code.PART_CHARS for part in code.encode(saves.read(s.path)))
+        most = chats.CHATS["whatsapp"].chars if s.writer is chat_match.alice else code.PART_CHARS
+        assert all(len(part.replace("\n", "\r\n")) <= most for part in code.encode(saves.read(s.path), most))
 
 
 # --- mail ---
@@ -402,10 +417,10 @@ def test_a_file_whose_code_would_take_more_than_four_messages_is_sent_as_a_file(
 
 
 def test_play_takes_a_file_standard_input_or_the_clipboard_one_of_them(desk: Desk) -> None:
-    both = "give a FILE (- for standard input) or --paste, not both"
-    for args, said in (((), "Missing argument 'FILE'"), ((desk.chain[-1], "--paste"), both)):
-        run = desk.bob.spite("play", *args)
-        assert run.exit_code == 2 and said in run.stderr and "see 'spite play --help'" in run.stderr, run
+    """A FILE and --paste together are a usage error (with neither, spite play looks for the file: issue 34, item 2)."""
+    run = desk.bob.spite("play", desk.chain[-1], "--paste")
+    said = "give a FILE (- for standard input) or --paste, not both"
+    assert run.exit_code == 2 and said in run.stderr and "see 'spite play --help'" in run.stderr, run
 
 
 def test_a_save_given_on_standard_input_is_played_and_recorded_without_a_file(desk: Desk, tmp_path: Path) -> None:
@@ -434,6 +449,49 @@ def test_a_code_pasted_at_a_terminal_is_read_without_ctrl_d_and_the_turn_played_
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "Nothing written" in child.before
+
+
+def _two_parts(path: Path) -> list[str]:
+    """The turn code of the file at `path` cut in two parts (as for a chat whose messages hold half of it)."""
+    save = saves.read(path)
+    lines = len(code.encode(save, 65_536)[0].split("\n")) - 2
+    parts = code.encode(save, code._FRAME + (code.LINE + 2) * -(-lines // 2))
+    assert len(parts) == 2
+    return parts
+
+
+@needs_pty
+def test_a_code_pasted_one_part_at_a_time_at_a_terminal_says_which_part_to_paste_next(desk: Desk) -> None:
+    """Issue 34: after part 1 of a two-part code, `spite play -` waited without a word."""
+    import pexpect
+
+    env = {**os.environ, "SPITE_HOME": str(desk.bob.home), "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "80", "INPUTRC": "/dev/null"}
+    env.pop("SPITE_PASSPHRASE", None)
+    child = pexpect.spawn(sys.executable, ["-m", "pbm.cli", "play", "-"], env=env, cwd=str(desk.root), encoding="utf-8", timeout=60)
+    child.expect_exact("Paste the turn code")
+    first, second = _two_parts(desk.chain[-1])
+    for line in first.split("\n"):
+        child.sendline(line)
+    child.expect_exact("Read part 1 of 2; paste part 2.")
+    for line in second.split("\n"):
+        child.sendline(line)
+    child.expect_exact("your move> ")  # whole at the last part's END line
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Nothing written" in child.before and "Read part" not in child.before
+
+
+def test_a_code_joined_onto_one_line_and_re_wrapped_by_a_chat_is_played(desk: Desk) -> None:
+    """Issue 34: a code joined onto one line, then re-wrapped at 60 columns (inside its BEGIN and END lines), was refused
+    as damaged."""
+    parts = _two_parts(desk.chain[-1])
+    for joined in (" ", ""):  # with the spaces of its lines, or none at all
+        text = "\n\n".join(hard_wrap(joined.join(part.split()), 60) for part in parts)
+        verify = desk.bob.ok("verify", "-", input=text)
+        assert verify.stdout.rstrip().endswith("OK"), verify
+    run = desk.bob.ok("play", "-", "--auto", "--think", THINK, "-o", desk.root / "answer.toml", input=text)
+    assert "Send it to Alice" in run.stdout and saves.read(desk.root / "answer.toml").prev == saves.read(desk.chain[-1]).hash
 
 
 # --- the clipboard ---

@@ -14,7 +14,24 @@ import pytest
 from cli_helpers import Player, assert_refused, files, make_player, needs_pty, new_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-COMMANDS = ("id", "new", "play", "show", "verify", "games", "record", "stats", "practice", "arena", "send", "inbox", "resend", "resign")
+COMMANDS = (
+    "id",
+    "new",
+    "play",
+    "show",
+    "verify",
+    "games",
+    "record",
+    "stats",
+    "practice",
+    "arena",
+    "chat",
+    "send",
+    "inbox",
+    "resend",
+    "resign",
+    "forget",
+)
 WITH_FILE = ("play", "show", "verify")
 
 
@@ -76,7 +93,7 @@ def test_debug_goes_before_or_after_the_command(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (("play",), "Missing argument 'FILE'"),
+        (("show",), "Missing argument 'FILE'"),  # spite play with no FILE looks for one: tests/pbm/test_cli_find_file.py
         (("show", "--bogus", "x.toml"), "No such option: --bogus"),
         (("bogus",), "No such command 'bogus'"),
         (("new", "--payoff", "0"), "--payoff"),
@@ -90,8 +107,8 @@ def test_a_usage_error_is_one_line_with_status_2(tmp_path: Path, args: tuple[str
 
 
 def test_a_usage_error_of_the_real_command_is_one_line_too(tmp_path: Path) -> None:
-    line = usage_error(process(tmp_path, "play"), "Missing argument 'FILE'")
-    assert line == "spite: Missing argument 'FILE'. (see 'spite play --help')"
+    line = usage_error(process(tmp_path, "show"), "Missing argument 'FILE'")
+    assert line == "spite: Missing argument 'FILE'. (see 'spite show --help')"
 
 
 def test_an_unreadable_file_is_a_refusal_not_a_usage_error(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from engine.rules import Ruleset
 from pbm import saves
 from pbm.errors import ChainError, ForkError, JournalError, KeyMismatchError, ReplayError, RollbackError, UnknownKeyError
 from pbm.identity import Identity
-from pbm.journal import Journal, Status
+from pbm.journal import SCHEMA_VERSION, Journal, Status
 from pbm.saves import Player, SaveFile
 
 MATCH = "feedfacecafebeef0011223344556677"
@@ -330,7 +330,7 @@ def test_a_version_4_journal_gains_the_resignation_tables_and_keeps_its_saves(tm
         assert j.resignations(MATCH) == [] and not j.is_void(first.hash)
         assert [m.conceded for m in j.matches()] == [None]
     db = sqlite3.connect(tmp_path / "journal.sqlite")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 6
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     db.close()
 
 
@@ -363,3 +363,47 @@ def test_an_invitation_forgotten_leaves_nothing_of_its_match_behind(tmp_path: Pa
         assert not j.knows(MATCH) and j.unwritten() == [] and j.latest(MATCH) is None
         assert j.decks(MATCH) == [] and j.proven(MATCH) == []
         assert j.decks(other.hex()) == [(b"g" * 32, b"more")] and j.proven(other.hex()) == [b"e" * 64]
+
+
+def test_a_version_6_journal_gains_the_forgotten_table_and_keeps_its_saves(tmp_path: Path, people: tuple[Identity, ...]) -> None:
+    import sqlite3
+
+    first = save_after(None, people[0], people)
+    with Journal.open(tmp_path) as j:
+        j.record(first, tmp_path / "a.toml")
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    with db:
+        db.execute("DROP TABLE forgotten")
+        db.execute("PRAGMA user_version = 6")  # as spite before spite forget left it
+    db.close()
+    with Journal.open(tmp_path, write=False) as j:  # only to look: upgraded all the same
+        assert j.latest(MATCH).hash == first.hash and j.dropped() == set() and not j.withdrawn(MATCH)
+    with Journal.open(tmp_path) as j:
+        j.drop(MATCH)
+        assert j.dropped() == {MATCH} and j.latest(MATCH).hash == first.hash  # dropped from the list, every row kept
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+    db.close()
+
+
+def test_a_withdrawn_match_leaves_only_its_id_and_every_file_of_it_is_refused(tmp_path: Path, people: tuple[Identity, ...]) -> None:
+    first = save_after(None, people[0], people)
+    answer = save_after(first, people[1], people)
+    with Journal.open(tmp_path) as j:
+        j.record_own(first, b"the bytes", tmp_path / "a.toml", "side")
+        j.keep_address(MATCH, "bob@example.com")
+        j.withdraw(MATCH)
+        assert not j.knows(MATCH) and j.matches() == [] and j.address(MATCH) is None and j.withdrawn(MATCH)
+        for late in (answer, first):  # the answer that comes after all, and the invitation itself
+            with pytest.raises(JournalError, match="which you withdrew"):
+                j.record(late)
+        assert not j.knows(MATCH)
+
+
+def test_only_a_match_in_which_no_turn_was_played_may_be_withdrawn(journal: Journal, people: tuple[Identity, ...]) -> None:
+    files = chain(people, 3)  # the third file carries turn 2
+    for save in files:
+        journal.record(save)
+    with pytest.raises(JournalError, match="no turn was played"):
+        journal.withdraw(MATCH)
+    assert journal.latest(MATCH).hash == files[-1].hash and not journal.withdrawn(MATCH)

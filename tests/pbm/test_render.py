@@ -110,11 +110,13 @@ def test_one_screen_at_80x24_even_when_crowded() -> None:
         assert max(len(line) for line in lines) <= 80
 
 
-def test_a_crowded_side_stack_still_shows_every_card() -> None:
+def test_a_crowded_side_stack_shows_its_top_cards_and_how_many_more_at_80_columns() -> None:
     text = render(crowded().view(0), 80)
-    assert "│KQJT9876543│2♥ │" in text  # with little room covered cards show their rank alone: suits never matter in play
+    assert "│+8│5│4│3│2♥ │" in text  # its top cards by rank (suits never matter in play), and a count of those under them
+    assert "│10│9│8│7│6♦ │" in text and "│J│10│9│8│7♣ │" in text  # a stack that fits shows every card
+    assert "KQJT" not in text and "JT98" not in text  # never the ranks run together
     wide = render(crowded().view(0), 200)
-    assert "│K♥│Q♥│J♥│10♥│9♥│8♥│7♥│6♥│5♥│4♥│3♥│2♥ │" in wide
+    assert "│K♥│Q♥│J♥│10♥│9♥│8♥│7♥│6♥│5♥│4♥│3♥│2♥ │" in wide  # with room, every card
 
 
 def test_board_never_shows_the_opponent_hand() -> None:

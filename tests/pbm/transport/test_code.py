@@ -9,11 +9,12 @@ import random
 import re
 import textwrap
 import time
+from collections.abc import Callable
 
 import pytest
 
 from engine.rules import G4A
-from pbm import saves
+from pbm import chats, saves
 from pbm.errors import BadSignatureError, CodeError, SaveFormatError, SpiteError
 from pbm.identity import Identity
 from pbm.saves import Player, SaveFile, TurnRecord
@@ -416,3 +417,135 @@ def test_a_code_numbered_past_what_a_match_reaches_is_refused_as_it_is_read(peop
 def test_the_largest_save_number_a_match_reaches_is_read() -> None:
     turn = {"match": "00112233445566778899aabbccddeeff", "seq": saves.MAX_SEQ, "game": 1, "turn": 1}
     assert code.read("\n".join(code.encode_turn(turn)).encode()).seq == saves.MAX_SEQ
+
+
+# --- parts cut for a chat's messages (pbm/chats.py) ---
+
+
+@pytest.mark.parametrize("chat", list(chats.CHATS.values()), ids=list(chats.CHATS))
+def test_parts_cut_for_each_chat_fit_its_messages_and_read_back_in_any_order(people: tuple[Identity, ...], chat: chats.Chat) -> None:
+    """Every part fits one message of the chat even when a clipboard ends each line in CRLF, and the reader takes parts of
+    any size: a code cut for WhatsApp is one message, a code cut for SMS many."""
+    save = turn_save(people, reveals=150)
+    parts = code.encode(save, chat.chars)
+    assert all(len(part.replace("\n", "\r\n")) <= chat.chars for part in parts)
+    assert len(parts) == -(-len("".join(code.encode(save, 65_536)[0].split("\n")[1:-1])) // (code.LINE * code.body_lines(chat.chars)))
+    assert completed(code.read(together(parts[::-1])), save).hash == save.hash
+
+
+def test_the_default_part_is_discords_and_a_whatsapp_part_holds_a_deal(people: tuple[Identity, ...]) -> None:
+    assert code.body_lines(code.PART_CHARS) == code.BODY_LINES and chats.DEFAULT.chars == code.PART_CHARS
+    deal_sized = turn_save(people, reveals=170)  # ~26,000 characters of code: the largest a deal step takes
+    assert len(code.armor(deal_sized, chats.CHATS["whatsapp"].chars)) == 1
+    with pytest.raises(CodeError, match=r"would take \d+ messages of 4,096 characters \(at most 4\)"):
+        code.armor(deal_sized, chats.CHATS["telegram"].chars)
+    with pytest.raises(CodeError, match=r"would take \d+ messages of 918 characters \(at most 99\)"):
+        code.encode(turn_save(people, reveals=700), chats.CHATS["sms"].chars)  # past what a BEGIN line can number
+
+
+def test_a_chat_is_found_by_any_spelling_of_its_name_and_an_unknown_one_is_named() -> None:
+    for name in ("WhatsApp", " whatsapp ", "Google Chat", "google_chat", "googlechat", "Discord-Nitro"):
+        assert chats.find(name).name in ("whatsapp", "google-chat", "discord-nitro"), name
+    with pytest.raises(chats.ChatError, match=r"no chat called 'whatsap\\x1b': it knows whatsapp, telegram"):
+        chats.find("whatsap\x1b")
+    assert all(chat.chars <= chat.limit and chat.source.startswith("https://") for chat in chats.CHATS.values())
+
+
+# --- a code joined onto one line, then re-wrapped by a chat: its BEGIN and END lines broken anywhere ---
+
+
+def joined_then(wrap: Callable[[str, int], str], width: int, sep: str = " ") -> Callable[[str], str]:
+    """A code's lines joined with `sep`, then wrapped at `width` by `wrap`."""
+    return lambda t: wrap(t.replace("\n", sep), width)
+
+
+REWRAPPED = {
+    "joined, then re-wrapped at 60": joined_then(hard_wrap, 60),
+    "joined, then word-wrapped at 60": joined_then(word_wrap, 60),
+    "joined without spaces, then re-wrapped at 60": joined_then(hard_wrap, 60, ""),
+    "joined, then re-wrapped at 37 and quoted": lambda t: quoted(hard_wrap(t.replace("\n", " "), 37)),
+    "joined, then quoted and re-wrapped at 50": lambda t: hard_wrap(quoted(t.replace("\n", " ")), 50),
+    "joined with non-breaking spaces, then re-wrapped at 71": lambda t: hard_wrap(t.replace("\n", "\u00a0"), 71),
+}
+
+
+@pytest.mark.parametrize("mangle", REWRAPPED.values(), ids=REWRAPPED.keys())
+@pytest.mark.parametrize("reveals", [2, 20])
+def test_a_code_joined_onto_one_line_then_re_wrapped_reads_back(people: tuple[Identity, ...], mangle, reveals: int) -> None:
+    """Issue 34: a chat that joins a code's lines, then wraps the line at 60 columns, breaks inside the BEGIN and END lines
+    and the code; it was refused as damaged."""
+    save = turn_save(people, reveals=reveals)
+    parts = code.encode(save)
+    assert len(parts) == (1 if reveals == 2 else 2)
+    text = "\n\nBob: sending my turn\n\n".join(mangle(part) for part in parts[::-1])
+    assert completed(code.read(text.encode()), save).hash == save.hash
+
+
+def test_a_joined_code_whose_tag_begins_with_a_digit_is_read_whichever_way_its_label_reads(people: tuple[Identity, ...]) -> None:
+    """BEGINSPITETURN1/23ABCD...: part 1 of 2 with tag 3ABCD, or of 23 with tag ABCD? The checksum says which."""
+    for seq in range(2, 400):
+        save = turn_save(people, seq=seq, reveals=20)
+        parts = code.encode(save)
+        tag = parts[0].split("\n")[0].split()[-1]
+        if tag[0] in "234567":
+            break
+    else:
+        raise AssertionError("no tag beginning with a digit in 400 turns")
+    text = "\n".join(hard_wrap("".join(part.split()), 60) for part in parts)  # every space gone, then re-wrapped
+    assert "BEGINSPITETURN1/2" + tag in text.replace("\n", "")
+    assert completed(code.read(text.encode()), save).hash == save.hash
+
+
+def test_damage_to_a_joined_and_re_wrapped_code_is_still_seen(people: tuple[Identity, ...]) -> None:
+    parts = code.encode(turn_save(people, reveals=20))
+    first, second = (hard_wrap(part.replace("\n", " "), 60) for part in parts)
+    lines = second.split("\n")
+    lines[5] = lines[5][:20] + ("A" if lines[5][20] != "A" else "B") + lines[5][21:]
+    with pytest.raises(CodeError, match="part 2 of 2 is damaged or cut"):
+        code.read(f"{first}\n{chr(10).join(lines)}".encode())
+    with pytest.raises(CodeError, match="part 1 of 2 read; paste part 2 as well"):
+        code.read(first.encode())
+    with pytest.raises(CodeError, match="part 1 of 2 is damaged or cut"):  # its END line and some code lost
+        code.read(first[:-400].encode())
+    with pytest.raises(CodeError, match="the turn code is damaged or cut"):  # no BEGIN line left whole, and cut
+        code.read(hard_wrap("".join(parts[0].split()), 60)[:-400].encode())
+
+
+def test_a_joined_and_re_wrapped_code_pasted_line_by_line_is_whole_at_its_last_line(people: tuple[Identity, ...]) -> None:
+    save = turn_save(people, reveals=20)
+    text = "\n".join(hard_wrap(part.replace("\n", " "), 60) for part in code.encode(save)) + "\n"
+    lines = text.splitlines(keepends=True)
+    pasted = code.Pasted()
+    said = [pasted.add(line) for line in lines]
+    assert said == [False] * (len(lines) - 1) + [True]
+    assert completed(code.read(pasted.data), save).hash == save.hash
+
+
+def test_a_paste_says_once_a_part_is_in_which_parts_are_read_and_which_comes_next(people: tuple[Identity, ...]) -> None:
+    parts = code.encode(turn_save(people, reveals=30))
+    pasted, heard = code.Pasted(), []
+    for part in (parts[2], parts[0], parts[1]):
+        for line in (part + "\n").splitlines(keepends=True):
+            pasted.add(line)
+            heard.append(pasted.awaited())
+    assert [h for h in heard if h is not None] == [([3], 3, 1), ([1, 3], 3, 2)]
+    assert heard[-1] is None  # the last part makes the code whole: nothing more to paste
+
+
+def test_joined_marks_take_time_in_proportion_to_their_number() -> None:
+    """Many BEGIN and END marks without spaces (each a part that opens and one that closes, never holding): sixteen times
+    the text takes at most about sixteen times the time."""
+    unit = "BEGINSPITETURN1/23ABCDQUJDENDSPITETURN1/23ABCDEFGHIJ BEGIN SPI\nTE TURN 2/2 ABCDE\n"
+    times = []
+    for size in (code.MAX_INPUT // 32, code.MAX_INPUT // 2):
+        text = (unit * (size // len(unit))).encode()
+        best = float("inf")
+        for _ in range(2):
+            started = time.process_time()
+            with pytest.raises(CodeError, match="the turn code is damaged or cut"):
+                code.read(text)
+            pasted = code.Pasted()
+            assert not any(pasted.add(line) for line in text.decode().splitlines(keepends=True))
+            best = min(best, time.process_time() - started)
+        times.append(best)
+    assert times[1] < 2.0 and times[1] < 16 * 3 * max(times[0], 0.002), times
