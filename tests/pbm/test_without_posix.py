@@ -41,7 +41,7 @@ def test_a_whole_match_by_files_without_posix(tmp_path: Path) -> None:
         spite(alice, "--version")
         spite(alice, "id", "--name", "Alice")
         spite(bob, "id", "--name", "Bob")
-        spite(alice, "new", "--payoff", "3", "--target", "3", "-o", mail / "invitation.toml")
+        spite(alice, "new", "--payoff", "3", "--target", "1", "-o", mail / "invitation.toml")  # one game: its length is the deal's
         path, reader, writer, played = mail / "invitation.toml", bob, alice, []
         for _ in range(200):
             before = files(mail)
