@@ -9,7 +9,6 @@ import os
 import re
 import signal
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -68,6 +67,8 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     the file gets exactly that mode (umask-proof); without it, 0666 filtered by the umask.
     """
     path = Path(path)
+    import tempfile  # only a command that writes pays for it (spite show, verify, games write no file)
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
@@ -164,6 +165,8 @@ def machine_tag() -> str:
 def _new_temp(folder: Path, tag: str) -> tuple[int, str, Callable[[], None]]:
     """A new temp file in `folder` for `tag`, open and locked by this process (its descriptor, name, and what unlocks it)."""
     for _attempt in range(_TRIES):
+        import tempfile  # as above
+
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f"{_TEMP}{tag}-{machine_tag()}-{os.getpid()}-", suffix=".tmp")
         try:
             release = _lock_now(fd, _HELD)

@@ -22,10 +22,12 @@ from pbm.identity import Identity
 from pbm.journal import Journal, MatchInfo, Status
 from pbm.saves import MAX_SEQ, Player, SaveFile
 from pbm.shown import plain, shown
-from pbm.transport import code
-from pbm.transport.code import TurnCode
+from pbm.transport.aswritten import MAX_INPUT, save_as_written
 
-if TYPE_CHECKING:  # the mail module brings smtplib, imaplib, ssl and email: only the mail commands pay for them
+# Imported where needed: the mail module brings smtplib, imaplib, ssl and email (only the mail commands pay for them),
+# the reader of codes only a code kept or found in the mail needs (spite games reads none).
+if TYPE_CHECKING:
+    from pbm.transport.code import TurnCode
     from pbm.transport.mail import Found
 
 MATCHES_DIR = "matches"
@@ -206,7 +208,12 @@ def _sound(kept: str, identity: Identity, journal: Journal) -> SaveFile | None:
     """The save of the copy kept at `kept` for a save number, its signature verified; None if it is gone, damaged or not
     genuine (an older spite kept a turn code without verifying it)."""
     try:
-        item = code.read(read_head(Path(kept), code.MAX_INPUT + 1))
+        data = read_head(Path(kept), MAX_INPUT + 1)
+        item: SaveFile | TurnCode | None = save_as_written(data)
+        if item is None:  # a turn code kept: only then the reader of codes is imported (spite games reads none)
+            from pbm.transport import code
+
+            item = code.read(data)
         save = item if isinstance(item, SaveFile) else _completed(item, identity, journal)
         saves.verify(save, journal.key_for(save))
     except (OSError, SpiteError):

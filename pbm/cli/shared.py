@@ -15,7 +15,6 @@ from rich.text import Text
 from engine.state import Reason
 from pbm import render
 from pbm.cli.app import UsageError, _look, session
-from pbm.client.answer import Settled
 from pbm.client.receive import FirstContact, Given, NotCarried, NotRecorded, Opened, Resumed, decode
 from pbm.errors import SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
@@ -23,14 +22,17 @@ from pbm.i18n import _, error_text, ngettext, npgettext, os_reason, pgettext
 from pbm.journal import Status
 from pbm.saves import SaveFile
 from pbm.shown import plain
-from pbm.transport import clipboard, code
+from pbm.transport.aswritten import MAX_INPUT
 
+# The writing side (answers, turn codes, the clipboard) is imported by the functions that need it, so that a command that
+# only looks (spite show, verify, games) loads none of it.
 if TYPE_CHECKING:
     from pbm.chats import Chat
+    from pbm.client.answer import Settled
     from pbm.inbox import Standing
 
 
-def _say_settled(settled: list[Settled], aside: bool = False) -> None:
+def _say_settled(settled: "list[Settled]", aside: bool = False) -> None:
     """Say what became of each invitation a stopped `spite new` left recorded but unwritten (settle_invitations).
 
     `aside`: on standard error, so that standard output holds only the JSON a script reads.
@@ -57,12 +59,14 @@ def _given(file: Path | None, paste: bool) -> Given:
     if file is not None and paste:
         raise UsageError(_("give a FILE (- for standard input) or --paste, not both"))
     if paste:
+        from pbm.transport import clipboard
+
         return decode(clipboard.paste().encode("utf-8"), Path.cwd())
     assert file is not None
     if str(file) == "-":
         return decode(_pasted(), Path.cwd())
     try:
-        data = read_head(file, code.MAX_INPUT + 1)
+        data = read_head(file, MAX_INPUT + 1)
     except OSError as e:
         # TRANSLATORS: {error} is why, as the system says it (No such file or directory)
         raise SaveFormatError(_("cannot read {file}: {error}").format(file=file, error=os_reason(e))) from e
@@ -72,11 +76,13 @@ def _given(file: Path | None, paste: bool) -> Given:
 def _pasted() -> bytes:
     """Standard input: all of it; at a terminal, the lines pasted until they hold a whole turn code or save (no Ctrl-D)."""
     if not sys.stdin.isatty():
-        return sys.stdin.buffer.read(code.MAX_INPUT + 1)
+        return sys.stdin.buffer.read(MAX_INPUT + 1)
     session.err.print(_("Paste the turn code (or the save): spite reads it once its last END SPITE line is in (Ctrl-D ends early)."))
+    from pbm.transport import code  # read at a terminal: the turn-code reader says when it is whole
+
     pasted = code.Pasted()
     for line in sys.stdin:  # a terminal keeps reading after this: the prompt for moves comes next
-        if pasted.add(line) or pasted.size > code.MAX_INPUT:
+        if pasted.add(line) or pasted.size > MAX_INPUT:
             break
         awaited = pasted.awaited()
         if awaited is not None:  # a part is in, the others are not: say so, or the terminal just waits
@@ -333,6 +339,8 @@ def _keys_line(opened: Opened, writing: bool) -> str:
 def _how_to_send(save: SaveFile, path: Path, other: str, copy: bool, chat: str | None = None) -> None:
     """Say both ways to send `save`: its turn code in a chat (on the clipboard with `copy`), or the file. The code is cut
     for the messages of `chat` (--chat, for this run), else of the chat chosen with `spite chat`, else of Discord."""
+    from pbm.transport import clipboard, code  # only a command that wrote a file says how to send it
+
     mine, chosen = _chat(chat)
     parts = code.encode(save, mine.chars)
     n = len(parts)

@@ -22,15 +22,12 @@ from pbm.cli.shared import (
     labelled,
     print_standings,
 )
-from pbm.client.answer import settle_invitations
 from pbm.client.receive import Opened, look
 from pbm.errors import HomeError, SpiteError
 from pbm.home import spite_home
 from pbm.i18n import N_, _, ngettext, pgettext
 from pbm.journal import Journal, Status
 from pbm.shown import plain
-from pbm.transport import clipboard, code
-from pbm.transport.code import TurnCode
 
 
 def _seen(file: Path | None, paste: bool) -> Opened:
@@ -268,8 +265,10 @@ def code_command(
     chat: ChatOption = None,
 ) -> None:
     """Print FILE's turn code."""
+    from pbm.transport import clipboard, code  # imported here: show, verify and games read no turn code of their own
+
     received = _given(file, False).item
-    if isinstance(received, TurnCode):
+    if isinstance(received, code.TurnCode):
         raise SpiteError(_("this is a turn code already: paste it as it is"))
     parts = code.armor(received, _chat(chat)[0].chars)
     n = len(parts)
@@ -319,6 +318,8 @@ def games(
         done = set() if settle else finished_matches(journal)
         dropped = journal.dropped()
     if settle:
+        from pbm.client.answer import settle_invitations  # the writing side, for a stopped 'spite new' only
+
         with Journal.open(home) as journal:
             _say_settled(settle_invitations(journal), aside=as_json)
             rows = standings(identity, journal)

@@ -11,11 +11,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import sys
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine._frozen import frozen_value
 from engine.game import Match
@@ -37,14 +38,16 @@ from pbm.errors import (
 from pbm.i18n import _, error_text, ngettext
 from pbm.identity import Identity
 from pbm.journal import Check, Journal, Status, void_after
-from pbm.protocol import dealsteps, shuffle
+from pbm.protocol import shuffle
 from pbm.protocol.dealing import Party
 from pbm.protocol.seat import Seat
 from pbm.saves import Player, SaveFile, TurnRecord
 from pbm.shown import plain
 from pbm.table import table_data
-from pbm.transport import code
-from pbm.transport.code import TurnCode
+from pbm.transport.aswritten import save_as_written
+
+if TYPE_CHECKING:  # the turn-code reader is imported only when a turn code, or a save mail or chat changed, is read
+    from pbm.transport.code import TurnCode
 
 DEFAULT_OPPONENT = "Opponent"  # the name an invitation gives a seat nobody was named for: a save's content, never translated
 
@@ -63,6 +66,11 @@ class Given:
 
 def decode(data: bytes, where: Path) -> Given:
     """The save or turn code in `data` (as written, or pasted, quoted or re-wrapped), read from `where`."""
+    save = save_as_written(data)
+    if save is not None:
+        return Given(save, where)
+    from pbm.transport import code  # only a turn code, or a save mail or chat changed, needs its reader
+
     return Given(code.read(data), where)
 
 
@@ -211,7 +219,7 @@ def look(given: Given, identity: Identity, journal: Journal) -> Opened:
 
 
 def _receive(given: Given, identity: Identity, journal: Journal, newest: Callable[[Opened], None] | None) -> Opened:
-    save = completed(given.item, identity, journal) if isinstance(given.item, TurnCode) else given.item
+    save = completed(given.item, identity, journal) if not isinstance(given.item, SaveFile) else given.item
     try:
         opened = open_received(save, given.where, identity, journal, earlier=newest is None, looking=newest is None)
     except SpiteError as e:
@@ -249,17 +257,24 @@ def record_received(opened: Opened, durable: bool = True) -> Opened:
         opened = dataclasses.replace(opened, check=journal.check(opened.save))
     same = opened.source is not None and opened.source.hash == opened.save.hash
     proven = shuffle.newly_proven()  # remembered with the record; were it refused, they are lost, and only checked again
-    decks = dealsteps.newly_made_decks()
+    decks = _made_decks()
     journal.record(opened.save, opened.file, durable=durable, checked=opened.check if same else None, proven=proven, decks=decks)
     return dataclasses.replace(opened, recorded=True)
 
 
 def _remember_proofs(journal: Journal) -> None:
     """Remember in `journal` the proofs of shuffle checked out since, if it can be written: it is only a cache."""
-    proven, decks = shuffle.newly_proven(), dealsteps.newly_made_decks()
+    proven, decks = shuffle.newly_proven(), _made_decks()
     if (proven or decks) and journal.writable:
         with contextlib.suppress(HomeError):  # a home that cannot be written checks them again next time, no more
             journal.remember_proofs(proven, decks)
+
+
+def _made_decks() -> list[tuple[bytes, bytes, bytes]]:
+    """The first shuffles made in this process since the last call (pbm.protocol.dealsteps.newly_made_decks): none if no
+    deal step was made nor checked, which a look at an ordinary turn spares the import of the deal's steps for."""
+    steps = sys.modules.get("pbm.protocol.dealsteps")
+    return steps.newly_made_decks() if steps is not None else []
 
 
 def _first_contacts(opened: Opened) -> tuple[FirstContact, ...]:
@@ -389,7 +404,10 @@ def open_received(save: SaveFile, path: Path, identity: Identity, journal: Journ
     _check_labels_before(save, kept, me)
     seat = kept.seat
     shuffle.remember(journal.proven(save.match))  # the proofs this player checked before: only their journal can say so
-    dealsteps.remember_decks(journal.decks(save.match))  # and the first shuffles they made
+    if "deal" in message or not looking:  # the deal's steps run: on a deal step received, or in the answer that may make one
+        from pbm.protocol import dealsteps  # not for a look at an ordinary turn, which never deals
+
+        dealsteps.remember_decks(journal.decks(save.match))  # and the first shuffles they made
     seat.party.looking = looking
     moves = seat.receive(message)  # the protocol reads it into its own typed message, leaving the save's as it is
     if save.partial:  # what the file of this turn would state, as this player computes it

@@ -17,8 +17,9 @@ its own turn (:class:`~pbm.protocol.outgoing.TurnMaking`), check a received mess
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from engine.cards import Card
 from engine.dealer import Deal, DealerError, Draw
@@ -30,15 +31,16 @@ from engine.state import GameState, Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.i18n import _, ngettext, pgettext
 from pbm.protocol import group, partystate
-from pbm.protocol.audit import audit_game
-from pbm.protocol.dealsteps import DealSteps, starter_of
 from pbm.protocol.deck import SYSTEM_RNG, PoolRecord
 from pbm.protocol.group import Rng, Scalar
 from pbm.protocol.incoming import TurnChecks
 from pbm.protocol.messages import VERSION, Deal1, Deal3, Message, Resign, RevealKind, Secrets, Turn, parse_message
 from pbm.protocol.messages import Deal as DealStep
-from pbm.protocol.outgoing import TurnMaking
-from pbm.protocol.partystate import Outbox, PartyState, Staged
+from pbm.protocol.partystate import Outbox, PartyState, Staged, starter_of
+
+if TYPE_CHECKING:  # made when first needed (Party.making, Party.deals): a look at an ordinary turn needs neither
+    from pbm.protocol.dealsteps import DealSteps
+    from pbm.protocol.outgoing import TurnMaking
 
 __all__ = ["VERSION", "Party", "starter_of"]
 
@@ -53,9 +55,24 @@ class Party(PartyState):
 
     def __init__(self, me: int, match: bytes, ruleset: Ruleset = G4A, rng: Rng | None = None) -> None:
         super().__init__(me, match, ruleset, rng or SYSTEM_RNG)
-        self.making = TurnMaking(self)
         self.checks = TurnChecks(self)
-        self.deals = DealSteps(self)
+
+    # My own turn and the deal's steps are made when first asked for (a test may put its own in their place first): a
+    # party that only looks at an ordinary turn (spite show, verify) makes neither, nor imports their modules.
+
+    @functools.cached_property
+    def making(self) -> TurnMaking:
+        """The maker of my own turn, proven."""
+        from pbm.protocol.outgoing import TurnMaking
+
+        return TurnMaking(self)
+
+    @functools.cached_property
+    def deals(self) -> DealSteps:
+        """The deal's steps, made and checked."""
+        from pbm.protocol.dealsteps import DealSteps
+
+        return DealSteps(self)
 
     # --- the Dealer ---
 
@@ -357,6 +374,8 @@ class Party(PartyState):
             return
         secrets: list[list[Scalar]] = [[], []]
         secrets[self.me], secrets[self.other] = self.keys[g.number], self.theirs[g.number]
+        from pbm.protocol.audit import audit_game  # only once a game is over and both players' keys are known
+
         audit_game(g, secrets, self.match, self.ruleset.deck_size)
         g.audited = True
         # an audited game's points protect nothing any more: drop them so saves stay small

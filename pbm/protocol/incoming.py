@@ -18,11 +18,10 @@ from engine.state import Pool
 from pbm.errors import CardError, ProtocolError, StaleMessageError
 from pbm.i18n import _, ngettext
 from pbm.protocol import group, proofs, shuffle
-from pbm.protocol.dealsteps import starter_of
 from pbm.protocol.deck import HandCard
 from pbm.protocol.group import Point
 from pbm.protocol.messages import Deal1, Deal3, End, Message, Secrets, Shuffle, Turn
-from pbm.protocol.partystate import CheckedEnd, PartyState
+from pbm.protocol.partystate import CheckedEnd, PartyState, starter_of
 
 STOCK_SHUFFLE = proofs.STOCK_SHUFFLE
 MERGE_LAYER = proofs.MERGE_LAYER

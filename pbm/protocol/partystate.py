@@ -45,6 +45,11 @@ from pbm.protocol.shuffle import ShuffleContext
 SECRETS_VERSION = 2  # 1 listed every scalar; 2 gives one seed per game they derive from
 
 
+def starter_of(game: int) -> int:
+    """Who starts game `game` (from 1): player 0 starts game 1, then they take turns (R9)."""
+    return (game - 1) % 2
+
+
 @dataclass(slots=True)
 class Dealing:
     """The next game's deal while it is under way: the last step made or taken in (1 to 3), and who shuffled first.

@@ -26,6 +26,11 @@ from pbm.home import is_match_id
 from pbm.i18n import N_, _, ngettext
 from pbm.packing import CUT, EDITED, JUNK, NOT_BASE64, NOT_DATA, TOO_BIG, PackingError, deflate, inflate, to_json
 from pbm.saves import SaveFile
+from pbm.transport.aswritten import JOINED_MARK as _JOINED_MARK
+from pbm.transport.aswritten import MARK as _MARK
+from pbm.transport.aswritten import MAX_INPUT as MAX_INPUT
+from pbm.transport.aswritten import SAVE_MARK as _SAVE_MARK
+from pbm.transport.aswritten import flat, normal
 from pbm.transport.unwrap import unwrap
 
 PART_CHARS = 2000  # a part fits one message of Discord or Signal (about 2,000), and of Telegram (4,096); a chat's own: pbm/chats.py
@@ -34,7 +39,6 @@ _FRAME = len("BEGIN SPITE TURN 99/99 ABCDE\r\n\r\nEND SPITE TURN 99/99 ABCDE ABC
 BODY_LINES = 29  # lines of code a part of PART_CHARS holds (body_lines(PART_CHARS))
 MOST_LABELLED = 99  # parts a BEGIN line can number (two digits)
 MAX_PARTS = 4  # past this, send the file: pasting more messages than that is no longer a chat
-MAX_INPUT = saves.MAX_BYTES + saves.MAX_BYTES // 4  # pasted text read at most: a save quoted or quoted-printable (a few % more)
 _CODE_LIMIT = 64 * 1024  # what a turn code may unpack to: far above any turn, far below harm
 _BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 # the preset dictionary of a code: a turn's keys and fixed values, which a short text would otherwise spell out (~180
@@ -70,14 +74,11 @@ _ZDICT = to_json(
 # same characters, and runs are possessive (*+: never given back, so never tried again at another length).
 _BEGIN = re.compile(r"BEGIN SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5})\s*+$")
 _END = re.compile(r"END SPITE TURN (?:([1-9][0-9]?)/([1-9][0-9]?) )?([A-Z2-7]{5}) ([A-Z2-7]{6})\s*+$")
-_MARK = re.compile(r"(BEGIN|END) SPITE")
 _LABEL = re.compile(  # a BEGIN or END line's label, wherever it stands in a line
     r"BEGIN SPITE TURN (?:[1-9][0-9]?/[1-9][0-9]? )?[A-Z2-7]{5}|END SPITE TURN (?:[1-9][0-9]?/[1-9][0-9]? )?[A-Z2-7]{5} [A-Z2-7]{6}"
 )
 _BODY = re.compile(r"[A-Za-z0-9+/]*")
 _QUOTE = re.compile(r"^\s*+(?:[>|]\s?+)++")  # applied to one line at a time
-_SPACES = dict.fromkeys(map(ord, "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"), " ")
-_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
 _QUOTES = {ord("\u201c"): '"', ord("\u201d"): '"', ord("\u2018"): "'", ord("\u2019"): "'"}
 
 
@@ -195,8 +196,8 @@ def read(data: bytes) -> SaveFile | TurnCode:
     plain = normal(text)  # a chat's non-breaking or zero-width spaces inside BEGIN SPITE hide nothing
     marked = _MARK.search(plain) is not None
     # a code joined onto one line and re-wrapped may have its BEGIN and END lines broken anywhere: they show without spaces
-    flat = "" if marked else "".join(plain.translate(_NO_QUOTES).split())
-    if marked or _JOINED_MARK.search(flat):
+    together = "" if marked else flat(plain)
+    if marked or _JOINED_MARK.search(together):
         lines = [piece for line in plain.split("\n") for piece in _code_lines(line)]
         if any(_BEGIN.search(line) for line in lines):
             return _read_code(lines)
@@ -206,7 +207,7 @@ def read(data: bytes) -> SaveFile | TurnCode:
         if any(_END.search(line) for line in lines):
             raise CodeError(_(_LOST_BEGIN))
         if not marked and not _SAVE_MARK.search(plain):  # its BEGIN and END lines broken, and no part of it whole
-            raise CodeError(_lost(1, 1, damaged=True) if _JOINED_BEGIN in flat else _(_LOST_BEGIN))
+            raise CodeError(_lost(1, 1, damaged=True) if _JOINED_BEGIN in together else _(_LOST_BEGIN))
     elif not _SAVE_MARK.search(plain) and "\ufffd" not in text:  # text, but not a save's (bytes that are not text: the save reader says so)
         if _CODE_LINE.search(plain):
             raise CodeError(
@@ -222,11 +223,8 @@ def read(data: bytes) -> SaveFile | TurnCode:
 _LOST_BEGIN = N_("the turn code has lost its BEGIN SPITE line: copy it again from the chat, every line from BEGIN SPITE to END SPITE")
 
 
-# A save's header, footer or format line, however mangled; and a line of code (64 characters, or a re-wrapped piece of
-# one). Each reads a line from its start, its runs of whitespace ([^\S\n]: any but a newline) within that line: two `\s*`
-# after a `^` under re.M took blank text in cubic time (each start of a line, and each way to share the newlines after it
-# between the two runs: 2,400 newlines took 11 s, and 8,000 in a mail stalled spite inbox).
-_SAVE_MARK = re.compile(r"spite.save|^[^\S\n]*+(?:[>|][^\S\n]*+)?format\s*+=", re.M)
+# A line of code (64 characters, or a re-wrapped piece of one), read as a save's marks are (pbm/transport/aswritten.py):
+# from a line's start, its runs of whitespace ([^\S\n]: any but a newline) within that line, else cubic in blank text.
 _CODE_LINE = re.compile(r"^[^\S\n]*+[A-Za-z0-9+/]{40,}+[^\S\n]*+$", re.M)
 
 
@@ -325,11 +323,6 @@ class Pasted:
         return bool(self._tags) and not self._incomplete
 
 
-def normal(text: str) -> str:
-    """`text` with what chat and mail change undone where nothing is lost: BOM, CRLF, odd and invisible spaces, tabs."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").translate(_INVISIBLE).translate(_SPACES)
-
-
 @frozen_value(slots=False)
 class _Part:
     """One part of a turn code as pasted: its number of the total, its tag, and its lines of code."""
@@ -387,13 +380,11 @@ class _Parts:
 # and its code, with or without the spaces that stood there: read with every whitespace gone, its lines run together as
 # BEGINSPITETURN1/2ABCDE<code>ENDSPITETURN1/2ABCDEFGHIJK. Its marks are literal, so each search is linear.
 _JOINED_BEGIN = "BEGINSPITETURN"
-_JOINED_MARK = re.compile(r"(BEGIN|END)SPITETURN")
 _JOINED_KEEP = len(_JOINED_BEGIN) - 1  # characters at the end of a piece kept for the next search: a mark cut there
 _JOINED_NUMBER = re.compile(r"([1-9][0-9]?)/")
 _TOTAL = (re.compile(r"[1-9]"), re.compile(r"[1-9][0-9]"))
 _TAG = re.compile(r"[A-Z2-7]{5}")
 _CHECK = re.compile(r"[A-Z2-7]{6}")
-_NO_QUOTES = dict.fromkeys(map(ord, ">|"), " ")  # for the first look only: a quote mark at a line's start hides a mark
 
 
 class _Reading(NamedTuple):

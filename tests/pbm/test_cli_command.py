@@ -251,15 +251,25 @@ def test_every_command_is_listed_with_the_module_that_adds_it_and_a_command_impo
     for name, command in group.commands.items():  # type: ignore[attr-defined]
         module = command.callback.__module__ if command.callback is not None else "pbm.cli.mail"  # a group: mail's
         assert module == f"pbm.cli.{app_module.COMMANDS[name]}", name
+    # a command that only looks imports nothing of the writing side: no answer, no deal step, no turn code (none is read);
+    # pbm.protocol.dealing it needs, whose Party checks the turn received
     code = (
-        "import sys; import pbm.cli; sys.argv = ['spite', '--ascii', 'games']\n"
+        "import json, sys; import pbm.cli; sys.argv = ['spite', '--ascii', *sys.argv[1:]]\n"
         "try:\n    pbm.cli.main()\nexcept SystemExit:\n    pass\n"
         "own = ('pbm.cli.app', 'pbm.cli.clicktext', 'pbm.cli.shared')\n"
-        "print(sorted(m for m in sys.modules if m.startswith('pbm.cli.') and m not in own))"
+        "writing = ('pbm.client.answer', 'pbm.protocol.dealsteps', 'pbm.protocol.outgoing', 'pbm.protocol.audit', "
+        "'pbm.transport.code', 'pbm.transport.clipboard', 'tempfile')\n"
+        "print(json.dumps([sorted(m for m in sys.modules if m.startswith('pbm.cli.') and m not in own), "
+        "sorted(m for m in writing if m in sys.modules)]))"
     )
-    env = {**os.environ, "SPITE_HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
-    assert done.stdout.strip() == "['pbm.cli.show']", done
+    examples = shutil.copytree(EXAMPLES, tmp_path / "examples")
+    home = examples / "keys" / "alice"
+    home.joinpath("identity.pem").chmod(0o600)
+    ordinary = examples / "saves" / "14-bob.toml"  # Bob's turn 12 of game 1, to Alice: no deal step, no end of game
+    for argv in (["games"], ["show", ordinary], ["verify", ordinary]):
+        env = {**os.environ, "SPITE_HOME": str(home)}
+        done = subprocess.run([sys.executable, "-c", code, *map(str, argv)], capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0 and json.loads(done.stdout.splitlines()[-1]) == [["pbm.cli.show"], []], (argv, done)
 
 
 def test_a_command_that_plays_keeps_the_collector_and_one_that_looks_runs_without_it(tmp_path: Path) -> None:
