@@ -91,7 +91,12 @@ def main() -> None:
     parser.add_argument("--peek-games", type=int, default=None, help="games of expert-peek vs expert (default: --games)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
-    parser.add_argument("--think", type=float, default=None, help="think-time cap per plan, seconds (default: the bots' own)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        help="wall-clock guard per plan, seconds (default: the bots' own, 2 s; the search is budgeted in work)",
+    )
     parser.add_argument("--tables", type=_tables, default=TABLES, help=f"which tables, comma-separated (default {','.join(TABLES)})")
     parser.add_argument("--quick", action="store_true", help="40 games of each: a check that it runs, not a measurement")
     args = parser.parse_args()

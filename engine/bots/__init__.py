@@ -22,7 +22,8 @@ class Bot(Protocol):
 def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
     """The bot called `name` (one of :data:`BOT_NAMES`), seeded with `seed`.
 
-    `think` caps the seconds the searching levels spend on one plan (None: their default). ``bfs`` is a yardstick
+    `think` is the searching levels' wall-clock guard on one plan (None: their default), which their work budget
+    reaches first on an ordinary machine: the same seed plays the same moves at any load. ``bfs`` is a yardstick
     (a breadth-first-search bot of the kind open-source games ship); ``expert-peek`` is the expert of a modified
     client that knows its own face-down pay-off pile, which only the arena can hand it (README, G5).
     """

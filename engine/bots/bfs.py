@@ -13,15 +13,16 @@ side-stack tops, seen from the bot's PlayerView only. The plan is, in this order
    higher or the same rank, else onto an empty side stack, else onto the stack whose top is nearest above it.
 
 The search expands at most :data:`MAX_NODES` tables per plan (distinct tables only), so it never stalls; when the cap
-cuts it short, it plays the best it has found. It has no randomness: the same view gives the same plan.
+cuts it short, it plays the best it has found. Its budget is work, never time, and it has no randomness: the same view
+gives the same plan on any machine at any load.
 """
 
 from __future__ import annotations
 
 from collections import deque
 
+from engine.bots.search import Work, _targets, distance, legal, table_ranks
 from engine.bots.search import _play as _put
-from engine.bots.search import _targets, distance, legal, table_ranks
 from engine.cards import KING
 from engine.moves import DISCARDS, END_MOVE, HAND, HAND_PLAYS, PAYOFF, PAYOFF_PLAYS, SIDE_PLAYS, Move
 from engine.state import PlayerView
@@ -42,7 +43,7 @@ def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
     payoff = view.payoff_top.rank if view.payoff_top is not None else None
     hand, side, center = table_ranks(view.hand, view.side, view.center)
     rules = view.ruleset
-    found, emptied, most = _search(hand, side, center, payoff, rules.king_starts_center, rules.complete_at, max_nodes, True)
+    found, emptied, most, _ = _search(hand, side, center, payoff, rules.king_starts_center, rules.complete_at, max_nodes, True)
     if found is not None:
         return list(found)
     if emptied is not None:
@@ -53,15 +54,26 @@ def bfs_plan(view: PlayerView, max_nodes: int = MAX_NODES) -> list[Move]:
 
 
 def payoff_line(
-    hand: Ranks, side: tuple[Ranks, ...], center: Ranks, payoff: int, king_starts: bool, complete_at: int, max_nodes: int = MAX_NODES
+    hand: Ranks,
+    side: tuple[Ranks, ...],
+    center: Ranks,
+    payoff: int,
+    king_starts: bool,
+    complete_at: int,
+    max_nodes: int = MAX_NODES,
+    work: Work | None = None,
 ) -> tuple[Move, ...] | None:
     """The line :func:`bfs_plan` plays to the pay-off top from this table (`hand` sorted), or None where it finds none.
 
-    A quick count of the cards at hand first leaves out the tables from which no order of plays can reach it.
+    A quick count of the cards at hand first leaves out the tables from which no order of plays can reach it. The
+    tables expanded are added to `work`.
     """
     if payoff != KING and not _may_reach(hand, side, center, payoff, complete_at):
         return None
-    return _search(hand, side, center, payoff, king_starts, complete_at, max_nodes, False)[0]
+    found, _, _, expanded = _search(hand, side, center, payoff, king_starts, complete_at, max_nodes, False)
+    if work is not None:
+        work.steps += expanded
+    return found
 
 
 def _may_reach(hand: Ranks, side: tuple[Ranks, ...], center: Ranks, payoff: int, complete_at: int) -> bool:
@@ -96,9 +108,10 @@ def _search(
     done: int,
     max_nodes: int,
     whole: bool,
-) -> tuple[tuple[Move, ...] | None, _Node | None, _Node]:
+) -> tuple[tuple[Move, ...] | None, _Node | None, _Node, int]:
     """The breadth-first search: the first line found that plays the pay-off top (a shortest one), and, if `whole`, the
-    first table that empties a non-empty hand and the table of the longest line that spends no King."""
+    first table that empties a non-empty hand and the table of the longest line that spends no King; last, the tables
+    it expanded."""
     # a node is (hand, side, center, moves, kings): plain tuples, as the search makes thousands of them per plan
     start: _Node = (hand0, side0, center0, (), 0)
     queue = deque([start])
@@ -126,7 +139,7 @@ def _search(
         if payoff is not None:
             targets = _fits(payoff, center, ks)
             if targets:
-                return (*moves, PAYOFF_PLAYS[targets[0]]), emptied, most  # breadth first: the first found is a shortest one
+                return (*moves, PAYOFF_PLAYS[targets[0]]), emptied, most, expanded  # breadth first: a shortest one
         if whole:
             if emptied is None and not hand and hand0:
                 emptied = node
@@ -143,7 +156,7 @@ def _search(
                 continue  # the hand is sorted: one child per distinct rank, from its first copy
             last = rank
             grow(hand[:j] + hand[j + 1 :], side, center, moves, kings, rank, HAND_PLAYS[rank])
-    return None, emptied, most
+    return None, emptied, most, expanded
 
 
 def _fits(rank: int, center: Ranks, king_starts: bool) -> list[int] | tuple[int, ...]:

@@ -14,24 +14,30 @@ from collections.abc import Callable, Sequence
 from engine._frozen import frozen_value
 from engine.bots.heuristics import BASE, Context, Weights, ending_value, line_value
 from engine.bots.sampling import rollouts, unseen_cards
-from engine.bots.search import Line, Table, discard_moves, legal, turn_lines
+from engine.bots.search import Line, Table, Work, discard_moves, legal, turn_lines
 from engine.cards import Card
 from engine.moves import HAND, PAYOFF, Move
 from engine.state import PlayerView
 
-DEFAULT_THINK = 0.25  # wall-clock cap per plan, seconds; the sample budget normally stops the search well before
+DEFAULT_THINK = 2.0
+"""The guard: wall-clock seconds one plan's sampling may take at most. The work budget (:attr:`Level.work`) ends it first,
+in ~0.25 s at most on this 2-core machine idle and ~0.33 s beside two busy processes (the test of
+tests/engine/test_same_games_at_any_load.py counts that the guard never cuts in); only a far slower machine, or a smaller
+``--think``, meets it, and then the games depend on the machine's speed and load."""
 
 Ending = tuple[float, Line, Move]
 
 
 @frozen_value
 class Level:
-    """How hard a bot thinks: endings kept for sampling, deals sampled per plan, nodes of the turn search, weights."""
+    """How hard a bot thinks: endings kept for sampling, deals sampled per plan and the steps of work they may take
+    (:class:`~engine.bots.search.Work`), nodes of the turn search, weights. Every budget is work, never time."""
 
     name: str
     candidates: int
     samples: int
     nodes: int = 4000
+    work: int = 18_000  # steps of sampling per plan: a plan stops at the first deal that reaches it (~0.22 s here)
     weights: Weights = BASE
     static: float = 0.5  # how much the static value counts beside the sampled one (in pay-off cards per point)
     fear: float = 2.0  # an opponent's pay-off card in a rollout counts this many of ours
@@ -63,6 +69,7 @@ class ExpertBot:
         self.level = LEVELS[level]
         self.think = think
         self._rng = random.Random(seed)
+        self.guard_stops = 0  # plans whose sampling the wall-clock guard cut short (then the game depends on the machine)
         self._plan: list[Move] = []
         self._expect: tuple[int, int, int] | None = None
         self._turn = -1
@@ -112,7 +119,9 @@ class ExpertBot:
         """Index of the ending with the best mean over sampled deals, greedy replies and our searched next turn, plus a share
         of its static value.
 
-        Every ending meets the same deals (common random numbers); sampling stops early at the think-time cap.
+        Every ending meets the same deals (common random numbers). Sampling stops after the level's deals, or after the
+        first deal that brings the work to the level's budget; the wall-clock guard (`think`) only where a machine is
+        far slower than this one.
         """
         deadline = time.perf_counter() + self.think
         unseen = unseen_cards(view)
@@ -120,13 +129,17 @@ class ExpertBot:
         plans = [[*line.moves, end] for _, line, end in endings]
         level = self.level
         totals = [0.0] * len(endings)
+        work = Work()
         runs = 0
-        for _ in range(level.samples):
+        while True:
             deal = random.Random(self._rng.getrandbits(32))
-            for i, score in enumerate(rollouts(view, unseen, deal, self._old_pools, plans, level.fear, own_pile)):
+            for i, score in enumerate(rollouts(view, unseen, deal, self._old_pools, plans, level.fear, own_pile, work)):
                 totals[i] += score
             runs += 1
+            if runs >= level.samples or work.steps >= level.work:
+                break
             if time.perf_counter() > deadline:
+                self.guard_stops += 1
                 break
         return max(range(len(endings)), key=lambda i: (totals[i] / runs + self.level.static * endings[i][0], -i))
 

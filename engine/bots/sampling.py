@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from engine.bots import Bot
 from engine.bots.bfs import payoff_line
 from engine.bots.greedy import GreedyBot
-from engine.bots.search import table_ranks
+from engine.bots.search import Work, table_ranks
 from engine.cards import Card, full_deck
 from engine.dealer import LocalDealer
 from engine.game import apply
@@ -96,13 +96,15 @@ def _take(counts: Counter[Card], card: Card) -> bool:
 GREEDY = GreedyBot()
 
 
-def play_turn(state: GameState, dealer: LocalDealer, policy: Bot = GREEDY, max_moves: int = 200) -> GameState:
-    """The state after the player to move plays a whole turn as `policy` would (or the game ends)."""
+def play_turn(state: GameState, dealer: LocalDealer, policy: Bot = GREEDY, max_moves: int = 200, work: Work | None = None) -> GameState:
+    """The state after the player to move plays a whole turn as `policy` would (or the game ends); the moves go to `work`."""
     player, turn = state.to_move, state.turn
-    for _ in range(max_moves):
-        if state.outcome is not None or state.turn != turn:
-            break
+    played = 0
+    while played < max_moves and state.outcome is None and state.turn == turn:
         state = apply(state, policy.choose(state.view(player)), dealer)
+        played += 1
+    if work is not None:
+        work.steps += played
     return state
 
 
@@ -114,52 +116,60 @@ def rollouts(
     plans: Sequence[Sequence[Move]],
     fear: float,
     own_pile: Sequence[Card] | None = None,
+    work: Work | None = None,
 ) -> list[float]:
     """The :func:`rollout` score of each of `plans` (the rest of our turn) on one deal from `rng`, the same deal for all.
 
     Every plan meets the same cards and the same shuffles (common random numbers), as if each were dealt by
-    :func:`determinize` from a generator in the same state; the deal is made once.
+    :func:`determinize` from a generator in the same state; the deal is made once. The rollouts' work goes to `work`.
     """
     state, stock, facedown, seed = _deal(view, unseen, rng, old_pools, own_pile)
     me = view.player
-    return [rollout(state, LocalDealer.holding(stock, facedown, seed), plan, me, fear) for plan in plans]
+    return [rollout(state, LocalDealer.holding(stock, facedown, seed), plan, me, fear, work=work) for plan in plans]
 
 
-def rollout(state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int, fear: float = 2.0, reply: Bot = GREEDY) -> float:
+def rollout(
+    state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int, fear: float = 2.0, reply: Bot = GREEDY, work: Work | None = None
+) -> float:
     """Play `moves` (the rest of our turn), the opponent's `reply` turn and our next turn's run of pay-off cards.
 
     Our next turn goes as far as :func:`payoff_run` takes it: a search for each pay-off card finds the lines through
     Kings that greedy play misses. The score is our pay-off cards played less `fear` times the opponent's; a win or
-    loss counts far more.
+    loss counts far more. The moves applied and the tables searched go to `work`.
     """
     for move in moves:
         state = apply(state, move, dealer)
+    if work is not None:
+        work.steps += len(moves)
     opp = 1 - me
     before = state.players[opp].payoff_count
-    state = play_turn(state, dealer, reply)
+    state = play_turn(state, dealer, reply, work=work)
     if state.outcome is not None:
         return -30.0 if state.outcome.winner == opp else 0.0
     theirs = before - state.players[opp].payoff_count
     before = state.players[me].payoff_count
-    state = payoff_run(state, dealer)
+    state = payoff_run(state, dealer, work)
     if state.outcome is not None and state.outcome.winner == me:
         return 10.0 - fear * theirs
     ours = before - state.players[me].payoff_count
     return ours - fear * theirs
 
 
-def payoff_run(state: GameState, dealer: LocalDealer) -> GameState:
+def payoff_run(state: GameState, dealer: LocalDealer, work: Work | None = None) -> GameState:
     """The player to move plays the line the breadth-first search (``bfs``) finds to each pay-off top in turn, and stops
-    at the first it cannot reach: the state there, in mid-turn (what the rest of the turn would play is left out)."""
+    at the first it cannot reach: the state there, in mid-turn (what the rest of the turn would play is left out).
+    The tables searched and the moves applied go to `work`."""
     me, turn, rules = state.to_move, state.turn, state.ruleset
     while state.outcome is None and state.turn == turn:
         player = state.players[me]
         if player.payoff_top is None:
             break
         hand, side, center = table_ranks(player.hand, player.side, state.center)
-        line = payoff_line(hand, side, center, player.payoff_top.rank, rules.king_starts_center, rules.complete_at)
+        line = payoff_line(hand, side, center, player.payoff_top.rank, rules.king_starts_center, rules.complete_at, work=work)
         if line is None:
             break
         for move in line:
             state = apply(state, move, dealer)
+        if work is not None:
+            work.steps += len(line)
     return state

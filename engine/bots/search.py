@@ -30,6 +30,17 @@ class Line:
     payoff: bool
 
 
+class Work:
+    """The work a plan's search has done, in steps of about the same cost on any machine (some 12 µs each here): moves
+    applied in sampled games and tables expanded by searches. Budgets in steps, not seconds, make a seeded bot play the
+    same games on a fast idle machine and a slow busy one."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+
 def table_ranks(
     hand: Iterable[Card], side: Iterable[Iterable[Card]], center: Iterable[Sequence[Card]]
 ) -> tuple[Ranks, tuple[Ranks, ...], Ranks]:
