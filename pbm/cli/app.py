@@ -479,7 +479,18 @@ ToOption = Annotated[
 ]
 PayoffOption = Annotated[int | None, typer.Option("--payoff", min=1, metavar="N", help=_("Pay-off pile size (default 20)."))]
 TargetOption = Annotated[int | None, typer.Option("--target", min=1, metavar="POINTS", help=_("Points that win the match (default 50)."))]
-ThinkOption = Annotated[float | None, typer.Option("--think", min=0.01, metavar="SECONDS", help=_("Seconds the bot may think per plan."))]
+ThinkOption = Annotated[
+    float | None,
+    typer.Option(
+        "--think",
+        min=0.01,
+        metavar="SECONDS",
+        help=_(
+            "The most seconds a searching bot may think per plan: a guard only (its search is budgeted in work, so the same "
+            "seed plays the same game on any machine unless this cuts in)."
+        ),
+    ),
+]
 YesOption = Annotated[
     bool,
     typer.Option(
