@@ -11,13 +11,13 @@ from typing import Annotated
 import typer
 
 from pbm.cli.app import _handled, _identity, _interactive_terminal, command, confirm, session
-from pbm.cli.shared import _say_settled
+from pbm.cli.shared import _say_settled, one_match
 from pbm.client.answer import settle_invitations
-from pbm.errors import NoRecordError, SpiteError
+from pbm.errors import SpiteError
 from pbm.home import match_lock, spite_home
-from pbm.i18n import _, ngettext
+from pbm.i18n import _
 from pbm.journal import Journal, MatchInfo
-from pbm.shown import cut, plain
+from pbm.shown import plain
 from pbm.stats import finished
 
 
@@ -48,9 +48,9 @@ def forget(
     identity = _identity(home)
     with Journal.open(home) as journal:
         _say_settled(settle_invitations(journal))
-        info = _one_match(journal, match)
+        info = one_match(journal, match)
         with match_lock(home, info.match):
-            info = _one_match(journal, info.match)  # as it is now that no other spite plays it
+            info = one_match(journal, info.match)  # as it is now that no other spite plays it
             me = info.seat_of(identity.public_text)
             if me is None:
                 raise SpiteError(_("you ({name}) do not play in match {match}").format(name=identity.name, match=info.match[:8]))
@@ -74,24 +74,6 @@ def forget(
             "Match {match} is off your list: spite games leaves it out; spite stats still counts it, spite record {match} still writes it."
         )
     session.out.print(said.format(match=info.match[:8], name=other), soft_wrap=True, markup=False)
-
-
-def _one_match(journal: Journal, match: str) -> MatchInfo:
-    """The one match of `journal` whose id begins with `match` (as spite games shows it); NoRecordError or SpiteError else."""
-    wanted = match.strip().lower()
-    found = [m for m in journal.matches() if m.match.startswith(wanted)] if wanted else []
-    if not found:
-        # TRANSLATORS: {match} is what the player typed for the match's id
-        raise NoRecordError(_("no match {match} in your journal (spite games lists them)").format(match=plain(cut(match))))
-    if len(found) > 1:
-        said = ngettext(
-            # TRANSLATORS: {match} is what the player typed for the match's id; {n} is 2 or more
-            "{n} match begins with {match}: give more of the id (spite games)",
-            "{n} matches begin with {match}: give more of the id (spite games)",
-            len(found),
-        )
-        raise SpiteError(said.format(n=len(found), match=plain(cut(match))))
-    return found[0]
 
 
 def _kind(info: MatchInfo, me: int, journal: Journal) -> _Kind:

@@ -225,18 +225,7 @@ def arena(
     games_: Annotated[int, typer.Option("--games", min=1, metavar="N", help=_("How many games."))] = 100,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help=_("Seed of the deals and the bots."))] = 0,
     jobs: Annotated[int, typer.Option("--jobs", min=1, metavar="N", help=_("Worker processes."))] = 1,
-    think: Annotated[
-        float | None,
-        typer.Option(
-            "--think",
-            min=0.01,
-            metavar="SECONDS",
-            help=_(
-                "The most seconds a searching bot may think per plan: a guard only (its search is budgeted in work, so the same "
-                "seed plays the same game on any machine unless this cuts in)."
-            ),
-        ),
-    ] = None,
+    think: ThinkOption = None,
     as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object instead of a table."))] = False,
 ) -> None:
     """Play bot against bot and report wins, ties, win rates and think times."""

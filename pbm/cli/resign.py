@@ -15,17 +15,17 @@ import typer
 from pbm import saves
 from pbm.cli.app import ChatOption, _handled, _identity, _interactive_terminal, command, confirm, session
 from pbm.cli.play import _confirm_newest, _send_file
-from pbm.cli.shared import _given, _how_to_send, _result_line
+from pbm.cli.shared import _given, _how_to_send, _result_line, one_match
 from pbm.client.answer import resign as write_resignation
 from pbm.client.answer import rewrite
 from pbm.client.receive import Given, Opened, open_save, receive
 from pbm.errors import NoRecordError, ProtocolError, ReplayError, SpiteError
 from pbm.home import match_lock, spite_home
-from pbm.i18n import _, error_text, ngettext
+from pbm.i18n import _, error_text
 from pbm.identity import Identity
 from pbm.journal import Journal, MatchInfo, Resignation
 from pbm.saves import SaveFile
-from pbm.shown import cut, plain
+from pbm.shown import plain
 from pbm.transport.code import TurnCode
 
 
@@ -55,19 +55,7 @@ def resign(
     home = spite_home()
     identity = _identity(home)
     with Journal.open(home) as journal:
-        found = [m for m in journal.matches() if m.match.startswith(match.strip().lower())] if match.strip() else []
-        if not found:
-            # TRANSLATORS: {match} is what the player typed for the match's id
-            raise NoRecordError(_("no match {match} in your journal (spite games lists them)").format(match=plain(cut(match))))
-        if len(found) > 1:
-            said = ngettext(
-                # TRANSLATORS: {match} is what the player typed for the match's id; {n} is 2 or more
-                "{n} match begins with {match}: give more of the id (spite games)",
-                "{n} matches begin with {match}: give more of the id (spite games)",
-                len(found),
-            )
-            raise SpiteError(said.format(n=len(found), match=plain(cut(match))))
-        info = found[0]
+        info = one_match(journal, match)
         given = _given(file, paste) if file is not None or paste else None
         if given is not None and given.match != info.match:
             if isinstance(given.item, TurnCode):

@@ -16,12 +16,12 @@ from engine.state import Reason
 from pbm import render
 from pbm.cli.app import UsageError, _look, session
 from pbm.client.receive import FirstContact, Given, NotCarried, NotRecorded, Opened, Resumed, decode
-from pbm.errors import SaveFormatError, SpiteError
+from pbm.errors import NoRecordError, SaveFormatError, SpiteError
 from pbm.home import read_head, spite_home
 from pbm.i18n import _, error_text, ngettext, npgettext, os_reason, pgettext
-from pbm.journal import Status
+from pbm.journal import Journal, MatchInfo, Status
 from pbm.saves import SaveFile
-from pbm.shown import plain
+from pbm.shown import cut, plain
 from pbm.transport.aswritten import MAX_INPUT
 
 # The writing side (answers, turn codes, the clipboard) is imported by the functions that need it, so that a command that
@@ -583,3 +583,21 @@ def _standing_json(r: "Standing") -> dict[str, Any]:
         "unsent": r.unsent,
         "resigned": list(r.resigned),
     }
+
+
+def one_match(journal: Journal, match: str) -> MatchInfo:
+    """The one match of `journal` whose id begins with `match` (as spite games shows it); NoRecordError or SpiteError else."""
+    wanted = match.strip().lower()
+    found = [m for m in journal.matches() if m.match.startswith(wanted)] if wanted else []
+    if not found:
+        # TRANSLATORS: {match} is what the player typed for the match's id
+        raise NoRecordError(_("no match {match} in your journal (spite games lists them)").format(match=plain(cut(match))))
+    if len(found) > 1:
+        said = ngettext(
+            # TRANSLATORS: {match} is what the player typed for the match's id; {n} is 2 or more
+            "{n} match begins with {match}: give more of the id (spite games)",
+            "{n} matches begin with {match}: give more of the id (spite games)",
+            len(found),
+        )
+        raise SpiteError(said.format(n=len(found), match=plain(cut(match))))
+    return found[0]
