@@ -252,15 +252,16 @@ def test_every_command_is_listed_with_the_module_that_adds_it_and_a_command_impo
         module = command.callback.__module__ if command.callback is not None else "pbm.cli.mail"  # a group: mail's
         assert module == f"pbm.cli.{app_module.COMMANDS[name]}", name
     # a command that only looks imports nothing of the writing side: no answer, no deal step, no turn code (none is read);
-    # pbm.protocol.dealing it needs, whose Party checks the turn received
+    # pbm.protocol.dealing it needs, whose Party checks the turn received. What the interpreter had before spite (a site
+    # .pth file may import tempfile) is not spite's doing
     code = (
-        "import json, sys; import pbm.cli; sys.argv = ['spite', '--ascii', *sys.argv[1:]]\n"
+        "import json, sys; before = set(sys.modules); import pbm.cli; sys.argv = ['spite', '--ascii', *sys.argv[1:]]\n"
         "try:\n    pbm.cli.main()\nexcept SystemExit:\n    pass\n"
         "own = ('pbm.cli.app', 'pbm.cli.clicktext', 'pbm.cli.shared')\n"
         "writing = ('pbm.client.answer', 'pbm.protocol.dealsteps', 'pbm.protocol.outgoing', 'pbm.protocol.audit', "
         "'pbm.transport.code', 'pbm.transport.clipboard', 'tempfile')\n"
         "print(json.dumps([sorted(m for m in sys.modules if m.startswith('pbm.cli.') and m not in own), "
-        "sorted(m for m in writing if m in sys.modules)]))"
+        "sorted(m for m in writing if m in sys.modules and m not in before)]))"
     )
     examples = shutil.copytree(EXAMPLES, tmp_path / "examples")
     home = examples / "keys" / "alice"

@@ -336,13 +336,22 @@ def answer(m: Mailer) -> Run:
 
 
 def intercepted(alice: Mailer, bob: Mailer, servers: MailServers) -> bytes:
-    """Play on until Alice mails Bob a turn that fits a turn code; take that mail out of Bob's Maildir and return it."""
-    invite(alice, bob, payoff=3, target=2)
-    for _ in range(20):
+    """Play on until Alice mails Bob a turn that fits a turn code and leaves Bob a turn to play (it does not end the game:
+    then Bob would only hand over his keys); take that mail out of Bob's Maildir and return it."""
+    from pbm.transport import code
+
+    invite(alice, bob, payoff=3, target=30)  # a game Alice wins is passed over, and the match goes on to the next
+    for _ in range(40):
         answer(bob)
-        answer(alice)
+        view = alice.inbox()
+        score = next(r["score"] for r in view["matches"] if r["next"] == "you")
+        alice.ok("play", waiting(view), "--auto", "--think", THINK, "--send")
         mail = servers.delivery.delivered[-1]
         if b"BEGIN SPITE TURN" in mail:
+            body = BytesParser(policy=policy.default).parsebytes(mail).get_body(("plain",))
+            item = code.read(body.get_content().encode()) if body is not None else None
+            if not isinstance(item, TurnCode) or "turn" not in item.turn["message"] or item.turn["score"] != score:
+                continue  # no moves (keys or a deal step), or the turn ended a game
             box = mailbox.Maildir(bob.account.maildir, create=False)
             for key in list(box.iterkeys()):
                 if "S" not in box.get_message(key).get_flags():
