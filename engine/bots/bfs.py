@@ -68,12 +68,26 @@ def payoff_line(
     A quick count of the cards at hand first leaves out the tables from which no order of plays can reach it. The
     tables expanded are added to `work`.
     """
-    if payoff != KING and not _may_reach(hand, side, center, payoff, complete_at):
-        return None
-    found, _, _, expanded = _search(hand, side, center, payoff, king_starts, complete_at, max_nodes, False)
+    key = (hand, side, center, payoff, king_starts, complete_at, max_nodes)
+    known = _LINES.get(key)
+    if known is None:
+        if payoff != KING and not _may_reach(hand, side, center, payoff, complete_at):
+            known = (None, 0)
+        else:
+            found, _, _, expanded = _search(hand, side, center, payoff, king_starts, complete_at, max_nodes, False)
+            known = (found, expanded)
+        if len(_LINES) >= _LINES_MOST:
+            _LINES.clear()
+        _LINES[key] = known
     if work is not None:
-        work.steps += expanded
-    return found
+        work.steps += known[1]  # a table met again counts its search again: the work is the same on any machine
+    return known[0]
+
+
+_LINES: dict[tuple[object, ...], tuple[tuple[Move, ...] | None, int]] = {}
+_LINES_MOST = 50_000
+"""Tables whose line to the pay-off card is kept (the rollouts of one plan meet the same tables again); past it the
+table starts afresh."""
 
 
 def _may_reach(hand: Ranks, side: tuple[Ranks, ...], center: Ranks, payoff: int, complete_at: int) -> bool:
@@ -112,51 +126,103 @@ def _search(
     """The breadth-first search: the first line found that plays the pay-off top (a shortest one), and, if `whole`, the
     first table that empties a non-empty hand and the table of the longest line that spends no King; last, the tables
     it expanded."""
-    # a node is (hand, side, center, moves, kings): plain tuples, as the search makes thousands of them per plan
-    start: _Node = (hand0, side0, center0, (), 0)
+    # a node is (hand, heights, center, moves, kings): plain tuples, as the search makes thousands of them per plan. Side
+    # stacks only lose their tops here, so the heights of the stacks stand for them (short keys, quick to hash); what a
+    # card does to a center is looked up (_children), not worked out again for each table
+    heights0 = tuple(map(len, side0))
+    start: _Reached = (hand0, heights0, center0, (), 0)
     queue = deque([start])
-    seen = {(hand0, side0, tuple(sorted(center0)))}
-    emptied: _Node | None = None
+    seen = {(hand0, heights0, tuple(sorted(center0)))}
+    emptied: _Reached | None = None
     most = start
     expanded = 0
-
-    def grow(
-        hand: Ranks, side: tuple[Ranks, ...], center: Ranks, moves: tuple[Move, ...], kings: int, rank: int, plays: tuple[Move, ...]
-    ) -> None:
-        """Queue each new table that playing a card of `rank` (`plays[t]` onto stack t) leaves, with `hand` and `side` left."""
-        k = kings + (rank == KING)
-        for t in _fits(rank, center, ks):
-            after = _put(center, t, done)
-            key = (hand, side, tuple(sorted(after)))
-            if key not in seen:
-                seen.add(key)
-                queue.append((hand, side, after, (*moves, plays[t]), k))
-
+    known = _children(ks, done)
+    add, push, pop = seen.add, queue.append, queue.popleft
+    side_plays, hand_plays, king = SIDE_PLAYS, HAND_PLAYS, KING
+    piles = tuple(enumerate(side0))
     while queue and expanded < max_nodes:
-        node = queue.popleft()
-        hand, side, center, moves, kings = node
+        node = pop()
+        hand, heights, center, moves, kings = node
         expanded += 1
+        kids = known.get(center)
+        if kids is None:
+            kids = _kids(center, ks, done, known)
         if payoff is not None:
-            targets = _fits(payoff, center, ks)
-            if targets:
-                return (*moves, PAYOFF_PLAYS[targets[0]]), emptied, most, expanded  # breadth first: a shortest one
+            fits = kids[payoff]
+            if fits:
+                found = (*moves, PAYOFF_PLAYS[fits[0][0]])  # breadth first: a shortest one
+                return found, emptied and _with_side(emptied, side0), _with_side(most, side0), expanded
         if whole:
             if emptied is None and not hand and hand0:
                 emptied = node
             if kings == 0 and len(moves) > len(most[3]):
                 most = node
-        for i, pile in enumerate(side):
-            if pile:
-                rank = pile[-1]
-                rest = side[:i] + (pile[:-1],) + side[i + 1 :]
-                grow(hand, rest, center, moves, kings, rank, SIDE_PLAYS[i])
+        for i, pile in piles:
+            h = heights[i]
+            if h:
+                rank = pile[h - 1]
+                fits = kids[rank]
+                if fits:
+                    rest = heights[:i] + (h - 1,) + heights[i + 1 :]
+                    k = kings + (rank == king)
+                    plays = side_plays[i]
+                    for t, after, key in fits:
+                        size = len(seen)
+                        add((hand, rest, key))  # one hashing of the key, not two
+                        if len(seen) != size:
+                            push((hand, rest, after, (*moves, plays[t]), k))
         last = 0
         for j, rank in enumerate(hand):
             if rank == last:
                 continue  # the hand is sorted: one child per distinct rank, from its first copy
             last = rank
-            grow(hand[:j] + hand[j + 1 :], side, center, moves, kings, rank, HAND_PLAYS[rank])
-    return None, emptied, most, expanded
+            fits = kids[rank]
+            if fits:
+                rest = hand[:j] + hand[j + 1 :]
+                k = kings + (rank == king)
+                plays = hand_plays[rank]
+                for t, after, key in fits:
+                    size = len(seen)
+                    add((rest, heights, key))
+                    if len(seen) != size:
+                        push((rest, heights, after, (*moves, plays[t]), k))
+    return None, emptied and _with_side(emptied, side0), _with_side(most, side0), expanded
+
+
+_Reached = tuple[Ranks, Ranks, Ranks, tuple[Move, ...], int]
+"""A node as the search keeps it: the side stacks as their heights (see :data:`_Node`)."""
+
+
+def _with_side(node: _Reached, side0: tuple[Ranks, ...]) -> _Node:
+    """A node of the search with its side stacks again (each of `side0` cut to its height)."""
+    hand, heights, center, moves, kings = node
+    return hand, tuple(pile[:h] for pile, h in zip(side0, heights, strict=True)), center, moves, kings
+
+
+_Kids = list[tuple[tuple[int, Ranks, Ranks], ...]]
+"""By rank (index 0 unused): each center stack a card of that rank may go on, as :func:`_fits` gives them, with the
+center after it and that center sorted (the search's key: stacks of equal length are alike)."""
+
+_KNOWN: dict[tuple[bool, int], dict[Ranks, _Kids]] = {}
+_KNOWN_MOST = 100_000
+"""Centers whose children are kept (a ruleset's 3 stacks of 0-11 cards have 1,728); past it the table starts afresh."""
+
+
+def _children(ks: bool, done: int) -> dict[Ranks, _Kids]:
+    """The centers' children looked up so far under these rules."""
+    known = _KNOWN.get((ks, done))
+    if known is None or len(known) > _KNOWN_MOST:
+        known = _KNOWN[(ks, done)] = {}
+    return known
+
+
+def _kids(center: Ranks, ks: bool, done: int, known: dict[Ranks, _Kids]) -> _Kids:
+    """The children of `center` by rank (:data:`_Kids`), kept in `known`."""
+    kids: _Kids = [()]
+    for rank in range(1, KING + 1):
+        kids.append(tuple((t, after, tuple(sorted(after))) for t in _fits(rank, center, ks) for after in (_put(center, t, done),)))
+    known[center] = kids
+    return kids
 
 
 def _fits(rank: int, center: Ranks, king_starts: bool) -> list[int] | tuple[int, ...]:

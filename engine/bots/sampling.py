@@ -9,13 +9,12 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.bots import Bot
 from engine.bots.bfs import payoff_line
-from engine.bots.greedy import GreedyBot
-from engine.bots.search import Work, table_ranks
+from engine.bots.greedy import greedy_move
+from engine.bots.search import Work
 from engine.cards import Card, full_deck
-from engine.dealer import LocalDealer
-from engine.game import apply
+from engine.core import RankGame, SeededShuffle
+from engine.dealer import LocalDealer, shuffle
 from engine.moves import Move
 from engine.state import GameState, PlayerState, PlayerView, Pool
 
@@ -64,7 +63,7 @@ def _deal(
     if own_pile is not None:
         pile = Counter(own_pile)
         cards = [card for card in cards if not _take(pile, card)]
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     me, opp = view.player, 1 - view.player
     them = view.opponent
     hand_n = them.hand_count
@@ -93,19 +92,16 @@ def _take(counts: Counter[Card], card: Card) -> bool:
     return False
 
 
-GREEDY = GreedyBot()
-
-
-def play_turn(state: GameState, dealer: LocalDealer, policy: Bot = GREEDY, max_moves: int = 200, work: Work | None = None) -> GameState:
-    """The state after the player to move plays a whole turn as `policy` would (or the game ends); the moves go to `work`."""
-    player, turn = state.to_move, state.turn
+def play_turn(game: RankGame, max_moves: int = 200, work: Work | None = None) -> None:
+    """The player to move in `game` plays a whole turn as greedy would (or the game ends); the moves go to `work`."""
+    player, turn = game.to_move, game.turn
+    hand, side, pile, lengths, king_starts = game.hands[player], game.sides[player], game.piles[player], game.lengths, game.king_starts
     played = 0
-    while played < max_moves and state.outcome is None and state.turn == turn:
-        state = apply(state, policy.choose(state.view(player)), dealer)
+    while played < max_moves and game.outcome is None and game.turn == turn:
+        game.play(greedy_move(lengths, pile[-1] if pile else None, side, hand, king_starts))
         played += 1
     if work is not None:
         work.steps += played
-    return state
 
 
 def rollouts(
@@ -121,55 +117,52 @@ def rollouts(
     """The :func:`rollout` score of each of `plans` (the rest of our turn) on one deal from `rng`, the same deal for all.
 
     Every plan meets the same cards and the same shuffles (common random numbers), as if each were dealt by
-    :func:`determinize` from a generator in the same state; the deal is made once. The rollouts' work goes to `work`.
+    :func:`determinize` from a generator in the same state; the deal is made once, and played on ranks (engine.core).
+    The rollouts' work goes to `work`.
     """
     state, stock, facedown, seed = _deal(view, unseen, rng, old_pools, own_pile)
+    dealt = RankGame.of(state, stock, facedown, seed)
     me = view.player
-    return [rollout(state, LocalDealer.holding(stock, facedown, seed), plan, me, fear, work=work) for plan in plans]
+    return [rollout(dealt.copy(SeededShuffle(seed)), plan, me, fear, work=work) for plan in plans]
 
 
-def rollout(
-    state: GameState, dealer: LocalDealer, moves: Sequence[Move], me: int, fear: float = 2.0, reply: Bot = GREEDY, work: Work | None = None
-) -> float:
-    """Play `moves` (the rest of our turn), the opponent's `reply` turn and our next turn's run of pay-off cards.
+def rollout(game: RankGame, moves: Sequence[Move], me: int, fear: float = 2.0, work: Work | None = None) -> float:
+    """Play `moves` (the rest of our turn) in `game`, the opponent's greedy turn and our next turn's run of pay-off cards.
 
     Our next turn goes as far as :func:`payoff_run` takes it: a search for each pay-off card finds the lines through
     Kings that greedy play misses. The score is our pay-off cards played less `fear` times the opponent's; a win or
     loss counts far more. The moves applied and the tables searched go to `work`.
     """
     for move in moves:
-        state = apply(state, move, dealer)
+        game.play(move)
     if work is not None:
         work.steps += len(moves)
     opp = 1 - me
-    before = state.players[opp].payoff_count
-    state = play_turn(state, dealer, reply, work=work)
-    if state.outcome is not None:
-        return -30.0 if state.outcome.winner == opp else 0.0
-    theirs = before - state.players[opp].payoff_count
-    before = state.players[me].payoff_count
-    state = payoff_run(state, dealer, work)
-    if state.outcome is not None and state.outcome.winner == me:
+    before = len(game.piles[opp])
+    play_turn(game, work=work)
+    if game.outcome is not None:
+        return -30.0 if game.outcome.winner == opp else 0.0
+    theirs = before - len(game.piles[opp])
+    before = len(game.piles[me])
+    payoff_run(game, work)
+    if game.outcome is not None and game.outcome.winner == me:
         return 10.0 - fear * theirs
-    ours = before - state.players[me].payoff_count
+    ours = before - len(game.piles[me])
     return ours - fear * theirs
 
 
-def payoff_run(state: GameState, dealer: LocalDealer, work: Work | None = None) -> GameState:
+def payoff_run(game: RankGame, work: Work | None = None) -> None:
     """The player to move plays the line the breadth-first search (``bfs``) finds to each pay-off top in turn, and stops
-    at the first it cannot reach: the state there, in mid-turn (what the rest of the turn would play is left out).
-    The tables searched and the moves applied go to `work`."""
-    me, turn, rules = state.to_move, state.turn, state.ruleset
-    while state.outcome is None and state.turn == turn:
-        player = state.players[me]
-        if player.payoff_top is None:
-            break
-        hand, side, center = table_ranks(player.hand, player.side, state.center)
-        line = payoff_line(hand, side, center, player.payoff_top.rank, rules.king_starts_center, rules.complete_at, work=work)
+    at the first it cannot reach, in mid-turn (what the rest of the turn would play is left out). The tables searched
+    and the moves applied go to `work`."""
+    me, turn = game.to_move, game.turn
+    hand, side, pile, lengths = game.hands[me], game.sides[me], game.piles[me], game.lengths
+    king_starts, complete_at = game.king_starts, game.complete_at
+    while game.outcome is None and game.turn == turn and pile:
+        line = payoff_line(tuple(sorted(hand)), tuple(map(tuple, side)), tuple(lengths), pile[-1], king_starts, complete_at, work=work)
         if line is None:
             break
         for move in line:
-            state = apply(state, move, dealer)
+            game.play(move)
         if work is not None:
             work.steps += len(line)
-    return state
