@@ -85,41 +85,6 @@ class RankGame:
         rng = dealer.rng
         return cls(ruleset, hands, (piles[0], piles[1]), sides, center, stock, [], starter, 1, starter, lambda cards: shuffle(rng, cards))
 
-    @classmethod
-    def of(cls, state: GameState, stock: Sequence[Card], facedown: tuple[Sequence[Card], Sequence[Card]], seed: int) -> RankGame:
-        """The game of `state` whose dealer is ``LocalDealer.holding(stock, facedown, seed)``; every hand card is known."""
-        hands: list[Ranks] = []
-        piles: list[Ranks] = []
-        sides: list[list[Ranks]] = []
-        for p, player in enumerate(state.players):
-            if player.unseen:
-                raise ValueError("a game on ranks knows every hand card")
-            hands.append([c.rank for c in player.hand])
-            pile = [c.rank for c in facedown[p]]
-            if player.payoff_top is not None:
-                pile.append(player.payoff_top.rank)
-            if len(pile) != player.payoff_count:
-                raise ValueError("the pay-off pile does not hold the state's count")
-            piles.append(pile)
-            sides.append([[c.rank for c in s] for s in player.side])
-        center = [[c.rank for c in s] for s in state.center]
-        pools = [(pool.turn, [c.rank for c in pool.cards]) for pool in state.pools]
-        game = cls(
-            state.ruleset,
-            (hands[0], hands[1]),
-            (piles[0], piles[1]),
-            (sides[0], sides[1]),
-            center,
-            [c.rank for c in stock],
-            pools,
-            state.to_move,
-            state.turn,
-            state.starter,
-            SeededShuffle(seed),
-        )
-        game.outcome = state.outcome
-        return game
-
     def copy(self, shuffle: Callable[[list[int]], None]) -> RankGame:
         """The same game, in lists of its own, whose shuffles are `shuffle`'s."""
         game = RankGame(

@@ -67,9 +67,12 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle `items` in place exactly as ``rng.shuffle(items)`` does, by the same calls to the generator (tested), at
     about half its cost: the simulations shuffle a stock each time completed stacks go back into it."""
     bits, widths = rng.getrandbits, _WIDTHS
+    if len(items) >= len(widths):
+        rng.shuffle(items)
+        return
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        k = widths[n] if n < len(widths) else n.bit_length()
+        k = widths[n]
         j = bits(k)
         while j >= n:
             j = bits(k)

@@ -123,9 +123,10 @@ def _search(
     max_nodes: int,
     whole: bool,
 ) -> tuple[tuple[Move, ...] | None, _Node | None, _Node, int]:
-    """The breadth-first search: the first line found that plays the pay-off top (a shortest one), and, if `whole`, the
-    first table that empties a non-empty hand and the table of the longest line that spends no King; last, the tables
-    it expanded."""
+    """The breadth-first search: the first line found that plays the pay-off top (a shortest one), and, if `whole` and
+    none is found, the first table that empties a non-empty hand and the table of the longest line that spends no King;
+    last, the tables it expanded (where a line is found: as many as a search that takes each table from the queue in
+    turn expands before it comes to the line's)."""
     # a node is (hand, heights, center, moves, kings): plain tuples, as the search makes thousands of them per plan. Side
     # stacks only lose their tops here, so the heights of the stacks stand for them (short keys, quick to hash); what a
     # card does to a center is looked up (_children), not worked out again for each table
@@ -140,6 +141,10 @@ def _search(
     add, push, pop = seen.add, queue.append, queue.popleft
     side_plays, hand_plays, king = SIDE_PLAYS, HAND_PLAYS, KING
     piles = tuple(enumerate(side0))
+    ahead = payoff is not None  # each new table is looked at for the pay-off card as it is queued (_ahead)
+    goal = payoff or 0
+    below = goal - 1 if goal != KING else -1  # a center with a stack of this length takes the card (-1: ask _ahead)
+    begin: _Node = (hand0, side0, center0, (), 0)  # what a search that finds a line, or is not `whole`, gives for `most`
     while queue and expanded < max_nodes:
         node = pop()
         hand, heights, center, moves, kings = node
@@ -150,8 +155,7 @@ def _search(
         if payoff is not None:
             fits = kids[payoff]
             if fits:
-                found = (*moves, PAYOFF_PLAYS[fits[0][0]])  # breadth first: a shortest one
-                return found, emptied and _with_side(emptied, side0), _with_side(most, side0), expanded
+                return (*moves, PAYOFF_PLAYS[fits[0][0]]), None, begin, expanded  # breadth first: a shortest one
         if whole:
             if emptied is None and not hand and hand0:
                 emptied = node
@@ -170,7 +174,14 @@ def _search(
                         size = len(seen)
                         add((hand, rest, key))  # one hashing of the key, not two
                         if len(seen) != size:
-                            push((hand, rest, after, (*moves, plays[t]), k))
+                            child = (hand, rest, after, (*moves, plays[t]), k)
+                            if ahead and (below < 0 or below in after):
+                                seen_to = _ahead(child, goal, queue, expanded, max_nodes, known, ks, done)
+                                if seen_to is not None:
+                                    if seen_to[0] is not None or not whole:
+                                        return seen_to[0], None, begin, seen_to[1]
+                                    ahead = False  # the cap comes first: search on as before, which never reaches it
+                            push(child)
         last = 0
         for j, rank in enumerate(hand):
             if rank == last:
@@ -185,12 +196,41 @@ def _search(
                     size = len(seen)
                     add((rest, heights, key))
                     if len(seen) != size:
-                        push((rest, heights, after, (*moves, plays[t]), k))
+                        child = (rest, heights, after, (*moves, plays[t]), k)
+                        if ahead and (below < 0 or below in after):
+                            seen_to = _ahead(child, goal, queue, expanded, max_nodes, known, ks, done)
+                            if seen_to is not None:
+                                if seen_to[0] is not None or not whole:
+                                    return seen_to[0], None, begin, seen_to[1]
+                                ahead = False
+                        push(child)
+    if not whole:
+        return None, None, begin, expanded
     return None, emptied and _with_side(emptied, side0), _with_side(most, side0), expanded
 
 
 _Reached = tuple[Ranks, Ranks, Ranks, tuple[Move, ...], int]
 """A node as the search keeps it: the side stacks as their heights (see :data:`_Node`)."""
+
+
+def _ahead(
+    child: _Reached, payoff: int, queue: deque[_Reached], expanded: int, max_nodes: int, known: dict[Ranks, _Kids], ks: bool, done: int
+) -> tuple[tuple[Move, ...] | None, int] | None:
+    """What the search will come to if `child`, about to be queued behind `queue`, lets the pay-off card play: the line
+    and the tables expanded when it is taken from the queue (no table ahead of it does: each was looked at as it was
+    queued), or None and `max_nodes` if the cap comes first; None where the card does not fit on `child`'s center.
+
+    The same answer and count as expanding every table ahead of it, without expanding them."""
+    kids = known.get(child[2])
+    if kids is None:
+        kids = _kids(child[2], ks, done, known)
+    fits = kids[payoff]
+    if not fits:
+        return None
+    taken = expanded + len(queue) + 1
+    if taken > max_nodes:
+        return None, max_nodes
+    return (*child[3], PAYOFF_PLAYS[fits[0][0]]), taken
 
 
 def _with_side(node: _Reached, side0: tuple[Ranks, ...]) -> _Node:

@@ -84,6 +84,55 @@ def _deal(
     return state, stock, (facedown[0], facedown[1]), rng.getrandbits(32)
 
 
+def deal_ranks(
+    view: PlayerView, unseen: Sequence[Card], rng: random.Random, old_pools: int, own_pile: Sequence[Card] | None = None
+) -> tuple[RankGame, int]:
+    """The game :func:`determinize` deals from `rng`, on ranks (engine.core), and the seed of its shuffles: the same cards
+    in the same places, and the same shuffles to come. The rollouts play it."""
+    cards = list(unseen)
+    if own_pile is not None:
+        pile = Counter(own_pile)
+        cards = [card for card in cards if not _take(pile, card)]
+    shuffle(rng, cards)
+    ranks = [card.rank for card in cards]
+    me, opp = view.player, 1 - view.player
+    them = view.opponent
+    hand_n = them.hand_count
+    mine_n = 0 if own_pile is not None else max(0, view.payoff_count - 1)
+    theirs_n = max(0, them.payoff_count - 1)
+    hands: list[list[int]] = [[], []]
+    hands[me], hands[opp] = [card.rank for card in view.hand], ranks[:hand_n]
+    piles: list[list[int]] = [[], []]
+    piles[me] = [card.rank for card in own_pile] if own_pile is not None else ranks[hand_n : hand_n + mine_n]
+    piles[opp] = ranks[hand_n + mine_n : hand_n + mine_n + theirs_n]
+    for p, top in ((me, view.payoff_top), (opp, them.payoff_top)):
+        if top is not None:
+            piles[p].append(top.rank)
+    sides: list[list[list[int]]] = [[], []]
+    sides[me] = [[card.rank for card in pile] for pile in view.side]
+    sides[opp] = [[card.rank for card in pile] for pile in them.side]
+    size = view.ruleset.complete_at
+    shuffling = [card.rank for card in view.shuffling_in]
+    pools = [(view.turn - 1 if n < old_pools else view.turn, shuffling[i : i + size]) for n, i in enumerate(range(0, len(shuffling), size))]
+    stock = ranks[hand_n + mine_n + theirs_n :]
+    center = [[card.rank for card in stack] for stack in view.center]
+    seed = rng.getrandbits(32)
+    game = RankGame(
+        view.ruleset,
+        (hands[0], hands[1]),
+        (piles[0], piles[1]),
+        (sides[0], sides[1]),
+        center,
+        stock,
+        pools,
+        view.to_move,
+        view.turn,
+        0,
+        SeededShuffle(seed),
+    )
+    return game, seed
+
+
 def _take(counts: Counter[Card], card: Card) -> bool:
     """Whether `card` is one of `counts` still untaken; takes it if so."""
     if counts[card] > 0:
@@ -120,10 +169,10 @@ def rollouts(
     :func:`determinize` from a generator in the same state; the deal is made once, and played on ranks (engine.core).
     The rollouts' work goes to `work`.
     """
-    state, stock, facedown, seed = _deal(view, unseen, rng, old_pools, own_pile)
-    dealt = RankGame.of(state, stock, facedown, seed)
+    dealt, seed = deal_ranks(view, unseen, rng, old_pools, own_pile)
     me = view.player
-    return [rollout(dealt.copy(SeededShuffle(seed)), plan, me, fear, work=work) for plan in plans]
+    last = len(plans) - 1  # the last plan plays the dealt game itself, the others a copy each
+    return [rollout(dealt if i == last else dealt.copy(SeededShuffle(seed)), plan, me, fear, work=work) for i, plan in enumerate(plans)]
 
 
 def rollout(game: RankGame, moves: Sequence[Move], me: int, fear: float = 2.0, work: Work | None = None) -> float:

@@ -123,3 +123,68 @@ def test_the_peeking_expert_samples_its_true_pile() -> None:
         assert tuple(guessed.facedown[0]) == truth
         rest = [*guess.players[1].hand, *guessed.stock, *guessed.facedown[1]]
         assert sorted(rest) == sorted(s.players[1].hand + tuple(dealer.stock) + tuple(dealer.facedown[1]))
+
+
+def _plain_search(hand0, side0, center0, payoff, ks, done, max_nodes, whole):  # type: ignore[no-untyped-def]
+    """The search as its rules read, without shortcuts: every table taken from the queue in turn and expanded."""
+    from collections import deque
+
+    from engine.bots.search import _play, _targets
+    from engine.cards import KING
+    from engine.moves import HAND_PLAYS, PAYOFF_PLAYS, SIDE_PLAYS
+
+    start = (hand0, side0, center0, (), 0)
+    queue, seen = deque([start]), {(hand0, side0, tuple(sorted(center0)))}
+    emptied, most, expanded = None, start, 0
+    while queue and expanded < max_nodes:
+        node = queue.popleft()
+        hand, side, center, moves, kings = node
+        expanded += 1
+        if payoff is not None and _targets(payoff, center, ks):
+            return (*moves, PAYOFF_PLAYS[_targets(payoff, center, ks)[0]]), expanded
+        if whole:
+            if emptied is None and not hand and hand0:
+                emptied = node
+            if kings == 0 and len(moves) > len(most[3]):
+                most = node
+        children = [(hand, side[:i] + (pile[:-1],) + side[i + 1 :], pile[-1], SIDE_PLAYS[i]) for i, pile in enumerate(side) if pile]
+        children += [(hand[:j] + hand[j + 1 :], side, r, HAND_PLAYS[r]) for j, r in enumerate(hand) if j == 0 or hand[j - 1] != r]
+        for h, s, rank, plays in children:
+            for t in _targets(rank, center, ks):
+                after = _play(center, t, done)
+                if (h, s, tuple(sorted(after))) not in seen:
+                    seen.add((h, s, tuple(sorted(after))))
+                    queue.append((h, s, after, (*moves, plays[t]), kings + (rank == KING)))
+    return None, expanded, emptied, most
+
+
+def test_the_search_finds_what_a_plain_breadth_first_search_finds_and_counts_the_same_tables() -> None:
+    """Where it meets a line, the search stops at once and counts the tables a plain search would have expanded first:
+    the same line and the same work (which the expert's budget adds up) on thousands of tables from real games."""
+    import random
+
+    from engine.bots.bfs import _search
+
+    rng = random.Random(7)
+    compared = found = capped = 0
+    for g in range(5):
+        dealer = LocalDealer(f"plain-search:{g}")
+        s = new_game(dealer, starter=g % 2)
+        while s.outcome is None and compared < 1500:
+            view = s.view(s.to_move)
+            hand, side, center = table_ranks(view.hand, view.side, view.center)
+            for payoff in (view.payoff_top.rank if view.payoff_top else None, rng.randint(1, 13)):
+                for cap, whole in ((5000, True), (5000, False), (rng.randint(1, 40), True), (rng.randint(1, 40), False)):
+                    ours = _search(hand, side, center, payoff, True, 12, cap, whole)
+                    plain = _plain_search(hand, side, center, payoff, True, 12, cap, whole)
+                    if plain[0] is not None:
+                        assert (ours[0], ours[3]) == plain[:2]
+                        found += 1
+                    else:
+                        assert ours[0] is None and ours[3] == plain[1]
+                        capped += plain[1] == cap
+                        if whole:
+                            assert (ours[1], ours[2]) == (plain[2], plain[3])
+                    compared += 1
+            s = apply(s, make_bot("easy").choose(view), dealer)
+    assert found > 300 and capped > 100

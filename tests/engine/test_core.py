@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.bots.greedy import GreedyBot
-from engine.bots.sampling import _deal, determinize, unseen_cards
+from engine.bots.sampling import deal_ranks, determinize, unseen_cards
 from engine.core import RankGame
 from engine.dealer import LocalDealer, shuffle
 from engine.game import apply, legal_moves, new_game
@@ -93,7 +93,9 @@ def test_play_game_on_ranks_plays_the_very_games_of_the_frozen_engine(ruleset: R
 
 
 def test_a_sampled_deal_goes_on_with_its_own_shuffles_on_ranks_as_on_frozen_states() -> None:
-    """The expert's rollouts: a game dealt by the sampler and played on ranks draws and shuffles as LocalDealer.holding."""
+    """The expert's rollouts: the game deal_ranks deals is determinize's, and played on ranks it draws and shuffles as
+    on frozen states with LocalDealer.holding; the peeking expert's own pile too."""
+    played = 0
     for g in range(8):
         dealer = LocalDealer(f"sampled:{g}")
         truth = new_game(dealer, starter=g % 2)
@@ -104,16 +106,19 @@ def test_a_sampled_deal_goes_on_with_its_own_shuffles_on_ranks_as_on_frozen_stat
         if truth.outcome is not None:
             continue
         view = truth.view(truth.to_move)
-        state, frozen_dealer = determinize(view, unseen_cards(view), random.Random(g), 0)
-        game = RankGame.of(*_deal(view, unseen_cards(view), random.Random(g), 0, None))
-        moves = 0
-        while state.outcome is None:
-            assert ranks(game.state()) == ranks(state)
-            move = GreedyBot().choose(state.view(state.to_move))
-            state = apply(state, move, frozen_dealer)
-            game.play(move)
-            moves += 1
-        assert game.outcome == state.outcome and moves > 20
+        for own in (None, tuple(dealer.facedown[truth.to_move])):
+            state, frozen_dealer = determinize(view, unseen_cards(view), random.Random(g), 1, own_pile=own)
+            game, _ = deal_ranks(view, unseen_cards(view), random.Random(g), 1, own_pile=own)
+            moves = 0
+            while state.outcome is None:
+                assert ranks(game.state()) == ranks(state)
+                move = GreedyBot().choose(state.view(state.to_move))
+                state = apply(state, move, frozen_dealer)
+                game.play(move)
+                moves += 1
+            assert game.outcome == state.outcome and moves > 20
+            played += 1
+    assert played >= 8
 
 
 def test_a_copy_is_a_game_of_its_own() -> None:
