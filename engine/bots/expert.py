@@ -21,9 +21,9 @@ from engine.state import PlayerView
 
 DEFAULT_THINK = 2.0
 """The guard: wall-clock seconds one plan's sampling may take at most. The work budget (:attr:`Level.work`) ends it first,
-in ~0.25 s at most on this 2-core machine idle and ~0.33 s beside two busy processes (the test of
-tests/engine/test_same_games_at_any_load.py counts that the guard never cuts in); only a far slower machine, or a smaller
-``--think``, meets it, and then the games depend on the machine's speed and load."""
+in ~0.1 s at most on this 2-core machine (~0.25 s before the sampled games were played on ranks; the test of
+tests/engine/test_same_games_at_any_load.py, beside two busy processes, counts that the guard never cuts in); only a far
+slower machine, or a smaller ``--think``, meets it, and then the games depend on the machine's speed and load."""
 
 Ending = tuple[float, Line, Move]
 
@@ -37,7 +37,7 @@ class Level:
     candidates: int
     samples: int
     nodes: int = 4000
-    work: int = 18_000  # steps of sampling per plan: a plan stops at the first deal that reaches it (~0.22 s here)
+    work: int = 18_000  # steps of sampling per plan: a plan stops at the first deal that reaches it (~0.07 s here)
     weights: Weights = BASE
     static: float = 0.5  # how much the static value counts beside the sampled one (in pay-off cards per point)
     fear: float = 2.0  # an opponent's pay-off card in a rollout counts this many of ours
