@@ -59,29 +59,15 @@ def _deal(
     view: PlayerView, unseen: Sequence[Card], rng: random.Random, old_pools: int, own_pile: Sequence[Card] | None
 ) -> tuple[GameState, list[Card], tuple[list[Card], list[Card]], int]:
     """What :func:`determinize` deals: the state, the stock, the face-down piles and the seed of the dealer's shuffles."""
-    cards = list(unseen)
-    if own_pile is not None:
-        pile = Counter(own_pile)
-        cards = [card for card in cards if not _take(pile, card)]
-    shuffle(rng, cards)
+    opp_hand, facedown, stock = _split(view, unseen, rng, own_pile)
     me, opp = view.player, 1 - view.player
     them = view.opponent
-    hand_n = them.hand_count
-    mine_n = 0 if own_pile is not None else max(0, view.payoff_count - 1)
-    theirs_n = max(0, them.payoff_count - 1)
-    opp_hand = tuple(cards[:hand_n])
-    facedown: list[list[Card]] = [[], []]
-    facedown[me] = list(own_pile) if own_pile is not None else cards[hand_n : hand_n + mine_n]
-    facedown[opp] = cards[hand_n + mine_n : hand_n + mine_n + theirs_n]
-    stock = cards[hand_n + mine_n + theirs_n :]
-    size = view.ruleset.complete_at
-    chunks = [view.shuffling_in[i : i + size] for i in range(0, len(view.shuffling_in), size)]
-    pools = tuple(Pool(view.turn - 1 if n < old_pools else view.turn, chunk) for n, chunk in enumerate(chunks))
+    pools = tuple(Pool(turn, cards) for turn, cards in _pools(view, old_pools))
     players: list[PlayerState] = [PlayerState((), None, 0, ()), PlayerState((), None, 0, ())]
     players[me] = PlayerState(view.hand, view.payoff_top, view.payoff_count, view.side)
-    players[opp] = PlayerState(opp_hand, them.payoff_top, them.payoff_count, them.side)
+    players[opp] = PlayerState(tuple(opp_hand), them.payoff_top, them.payoff_count, them.side)
     state = GameState(view.ruleset, (players[0], players[1]), view.center, len(stock), pools, view.to_move, view.turn, 0)
-    return state, stock, (facedown[0], facedown[1]), rng.getrandbits(32)
+    return state, stock, facedown, rng.getrandbits(32)
 
 
 def deal_ranks(
@@ -89,32 +75,17 @@ def deal_ranks(
 ) -> tuple[RankGame, int]:
     """The game :func:`determinize` deals from `rng`, on ranks (engine.core), and the seed of its shuffles: the same cards
     in the same places, and the same shuffles to come. The rollouts play it."""
-    cards = list(unseen)
-    if own_pile is not None:
-        pile = Counter(own_pile)
-        cards = [card for card in cards if not _take(pile, card)]
-    shuffle(rng, cards)
-    ranks = [card.rank for card in cards]
+    opp_hand, facedown, stock = _split(view, unseen, rng, own_pile)
     me, opp = view.player, 1 - view.player
     them = view.opponent
-    hand_n = them.hand_count
-    mine_n = 0 if own_pile is not None else max(0, view.payoff_count - 1)
-    theirs_n = max(0, them.payoff_count - 1)
     hands: list[list[int]] = [[], []]
-    hands[me], hands[opp] = [card.rank for card in view.hand], ranks[:hand_n]
     piles: list[list[int]] = [[], []]
-    piles[me] = [card.rank for card in own_pile] if own_pile is not None else ranks[hand_n : hand_n + mine_n]
-    piles[opp] = ranks[hand_n + mine_n : hand_n + mine_n + theirs_n]
-    for p, top in ((me, view.payoff_top), (opp, them.payoff_top)):
-        if top is not None:
-            piles[p].append(top.rank)
     sides: list[list[list[int]]] = [[], []]
-    sides[me] = [[card.rank for card in pile] for pile in view.side]
-    sides[opp] = [[card.rank for card in pile] for pile in them.side]
-    size = view.ruleset.complete_at
-    shuffling = [card.rank for card in view.shuffling_in]
-    pools = [(view.turn - 1 if n < old_pools else view.turn, shuffling[i : i + size]) for n, i in enumerate(range(0, len(shuffling), size))]
-    stock = ranks[hand_n + mine_n + theirs_n :]
+    for p, hand, top, side in ((me, view.hand, view.payoff_top, view.side), (opp, opp_hand, them.payoff_top, them.side)):
+        hands[p] = [card.rank for card in hand]
+        piles[p] = [card.rank for card in facedown[p]] + ([top.rank] if top is not None else [])
+        sides[p] = [[card.rank for card in pile] for pile in side]
+    pools = [(turn, [card.rank for card in cards]) for turn, cards in _pools(view, old_pools)]
     center = [[card.rank for card in stack] for stack in view.center]
     seed = rng.getrandbits(32)
     game = RankGame(
@@ -123,7 +94,7 @@ def deal_ranks(
         (piles[0], piles[1]),
         (sides[0], sides[1]),
         center,
-        stock,
+        [card.rank for card in stock],
         pools,
         view.to_move,
         view.turn,
@@ -131,6 +102,34 @@ def deal_ranks(
         SeededShuffle(seed),
     )
     return game, seed
+
+
+def _split(
+    view: PlayerView, unseen: Sequence[Card], rng: random.Random, own_pile: Sequence[Card] | None
+) -> tuple[list[Card], tuple[list[Card], list[Card]], list[Card]]:
+    """The unseen cards shuffled by `rng` and dealt: the opponent's hand, both face-down piles (`own_pile` as it is, for
+    the bot that reads it) and the stock."""
+    cards = list(unseen)
+    if own_pile is not None:
+        pile = Counter(own_pile)
+        cards = [card for card in cards if not _take(pile, card)]
+    shuffle(rng, cards)
+    me, opp = view.player, 1 - view.player
+    them = view.opponent
+    hand_n = them.hand_count
+    mine_n = 0 if own_pile is not None else max(0, view.payoff_count - 1)
+    theirs_n = max(0, them.payoff_count - 1)
+    facedown: list[list[Card]] = [[], []]
+    facedown[me] = list(own_pile) if own_pile is not None else cards[hand_n : hand_n + mine_n]
+    facedown[opp] = cards[hand_n + mine_n : hand_n + mine_n + theirs_n]
+    return cards[:hand_n], (facedown[0], facedown[1]), cards[hand_n + mine_n + theirs_n :]
+
+
+def _pools(view: PlayerView, old_pools: int) -> list[tuple[int, tuple[Card, ...]]]:
+    """The completed stacks being shuffled in, each with the turn it was completed in (the first `old_pools` before this one)."""
+    size = view.ruleset.complete_at
+    chunks = [view.shuffling_in[i : i + size] for i in range(0, len(view.shuffling_in), size)]
+    return [(view.turn - 1 if n < old_pools else view.turn, chunk) for n, chunk in enumerate(chunks)]
 
 
 def _take(counts: Counter[Card], card: Card) -> bool:
