@@ -9,6 +9,7 @@ import pytest
 
 from engine.bots.greedy import GreedyBot
 from engine.bots.sampling import deal_ranks, determinize, unseen_cards
+from engine.cards import Card
 from engine.core import RankGame
 from engine.dealer import LocalDealer, shuffle
 from engine.game import apply, legal_moves, new_game
@@ -33,8 +34,8 @@ class ViewOnly:
 def ranks(state: GameState) -> tuple[object, ...]:
     """Everything a game on ranks keeps of `state`: the ranks wherever they lie, the counts, the turn and the outcome."""
 
-    def of(cards: tuple[object, ...]) -> tuple[int, ...]:
-        return tuple(card.rank for card in cards)  # type: ignore[attr-defined]
+    def of(cards: tuple[Card, ...]) -> tuple[int, ...]:
+        return tuple(card.rank for card in cards)
 
     players = tuple(
         (of(p.hand), p.payoff_top.rank if p.payoff_top else None, p.payoff_count, tuple(of(s) for s in p.side)) for p in state.players
