@@ -10,7 +10,11 @@ from engine.state import PlayerView
 
 
 class Bot(Protocol):
-    """A player that chooses a legal move from its own view."""
+    """A player that chooses a legal move from its own view.
+
+    A bot may also choose from ranks (``choose_ranks``, :data:`engine.core.RankChooser`): then
+    :func:`engine.play.play_game` plays its games on ranks, the same games at a fraction of the cost.
+    """
 
     name: str
 
