@@ -66,7 +66,8 @@ def payoff_line(
     """The line :func:`bfs_plan` plays to the pay-off top from this table (`hand` sorted), or None where it finds none.
 
     A quick count of the cards at hand first leaves out the tables from which no order of plays can reach it. The
-    tables expanded are added to `work`.
+    tables expanded are added to `work`, also where the line of a table met before is given again (the lines found are
+    kept: the rollouts of one plan meet the same tables).
     """
     key = (hand, side, center, payoff, king_starts, complete_at, max_nodes)
     known = _LINES.get(key)
@@ -85,9 +86,9 @@ def payoff_line(
 
 
 _LINES: dict[tuple[object, ...], tuple[tuple[Move, ...] | None, int]] = {}
-_LINES_MOST = 50_000
-"""Tables whose line to the pay-off card is kept (the rollouts of one plan meet the same tables again); past it the
-table starts afresh."""
+_LINES_MOST = 5_000
+"""Tables whose line to the pay-off card is kept, ~0.7 KB each (the rollouts of one plan, a few hundred searches, meet
+the same tables again); past it the table starts afresh."""
 
 
 def _may_reach(hand: Ranks, side: tuple[Ranks, ...], center: Ranks, payoff: int, complete_at: int) -> bool:
