@@ -2,7 +2,7 @@
 """The expert's think CPU per plan, and whether it plays the same games: this checkout against another (a baseline).
 
 Plays the same seeded arena games (the expert against ``normal`` by default, as ``spite arena --seed`` deals them) in
-child processes, alternating this checkout and the baseline's each round, and times every plan the expert makes in
+child processes, alternating this checkout and the baseline's each round, and times every plan the first seat makes in
 process CPU time (the moments another process holds the core count for neither). Prints each side's median, 90th
 percentile and largest plan, their ratio, and a digest of every move of the games: the same digest on both sides means
 the same games, move for move, so the speed was not bought with strength.
