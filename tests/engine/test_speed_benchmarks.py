@@ -16,9 +16,8 @@ REFERENCE = ROOT.parent / "shared" / "bench" / "minimal_sim.py"
 
 @pytest.mark.skipif(not REFERENCE.is_file(), reason="the reference simulation lies outside this checkout")
 def test_engine_speed_times_ranks_frozen_states_and_the_reference() -> None:
-    done = subprocess.run(
-        [sys.executable, "benchmarks/engine_speed.py", "--games", "3", "--rounds", "1"], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    args = [sys.executable, "benchmarks/engine_speed.py", "--games", "3", "--rounds", "1"]
+    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["engine_turns_per_s"] > 0 and result["frozen_turns_per_s"] > 0 and result["target_ratio"] == 1.5
