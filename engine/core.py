@@ -222,11 +222,6 @@ class RankGame:
         if count == 0 and not stock and not self.pools:
             self.outcome = Outcome(Reason.STOCK_EXHAUSTED, None, 0)
 
-    def payoff_top(self, player: int) -> int | None:
-        """The rank of `player`'s pay-off top, None when the pile is empty."""
-        pile = self.piles[player]
-        return pile[-1] if pile else None
-
 
 class SeededShuffle:
     """The shuffles of ``LocalDealer.holding(..., seed)``: its generator is made at the first shuffle (most rollouts of

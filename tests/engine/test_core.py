@@ -126,7 +126,7 @@ def test_a_copy_is_a_game_of_its_own() -> None:
     game = RankGame.deal(LocalDealer(4), G4A)
     copy = game.copy(random.Random(1).shuffle)
     before = ranks(game.state())
-    copy.play(GreedyBot().choose_ranks(copy.lengths, copy.payoff_top(0), copy.sides[0], copy.hands[0], copy.king_starts))
+    copy.play(GreedyBot().choose_ranks(copy.lengths, copy.piles[0][-1], copy.sides[0], copy.hands[0], copy.king_starts))
     assert ranks(game.state()) == before and ranks(copy.state()) != before
 
 
