@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
-from engine._frozen import fast_init
+from engine._frozen import frozen_value
 from engine.text import N_, Message
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
@@ -31,8 +30,7 @@ def parse_rank(text: str) -> int:
     return rank
 
 
-@fast_init
-@dataclass(frozen=True, slots=True, order=True)
+@frozen_value(order=True)
 class Card:
     """One physical card: rank 1-13 (Ace to King), suit (None when unknown) and deck copy."""
 

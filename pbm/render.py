@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, OverflowMethod, RenderResult
@@ -34,7 +33,7 @@ LOG_MIN = 26  # the game's log goes beside the board when this many columns are 
 PROMPT_ROOM = 4  # lines of the screen left for the prompt and a message under the board
 
 
-@dataclass(frozen=True, slots=True)  # a dataclass as such: ruff (B008) knows it is immutable, as a default
+@frozen_value
 class Look:
     """How cards are drawn: box-drawing and suit symbols, or ASCII boxes and suit letters (``--ascii``)."""
 
@@ -439,7 +438,7 @@ def status(view: PlayerView, names: Sequence[str], earlier: bool = False) -> Tex
         return Text(_("turn {turn} was {name}'s").format(turn=view.turn, name=names[view.to_move]))
     if view.my_turn:
         # TRANSLATORS: a part of the board's header line: {turn} is the turn's number; keep the markup around "your turn"
-        return Text.from_markup(_("turn {turn}: [bold green]your turn[/bold green]").format(turn=view.turn))
+        return Text.from_markup(_("turn {turn}: [bold green]your turn[/bold green]").format(turn=view.turn), emoji=False)
     # TRANSLATORS: a part of the board's header line: {turn} is the turn's number, {name} the opponent who moves
     return Text(_("turn {turn}: {name}'s turn").format(turn=view.turn, name=names[view.to_move]))
 

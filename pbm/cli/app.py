@@ -9,7 +9,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -19,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
+from engine._frozen import mutable_value
 from engine.cards import CardNotationError
 from engine.moves import IllegalMoveError, InvalidMoveError
 from pbm import render
@@ -30,7 +30,7 @@ from pbm.identity import Identity, exposure, load_or_create, needs_passphrase, p
 from pbm.shown import LINE, SHORT, cut, json_text, plain
 
 
-@dataclass
+@mutable_value(slots=False)
 class Session:
     """One run of spite: its two consoles, and what the global flags and the prompt settle for the rest of it."""
 

@@ -14,11 +14,11 @@ import json
 import sys
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine._frozen import frozen_value
+from engine._frozen import frozen_value, mutable_value
 from engine.game import Match
 from engine.moves import Move
 from engine.state import GameState, PlayerView
@@ -114,7 +114,7 @@ class FirstContact:
 Note = Resumed | NotCarried | NotRecorded | FirstContact
 
 
-@dataclass
+@mutable_value(slots=False)
 class Opened:
     """A verified save as seen by one player: where the match stands and what this player may do."""
 

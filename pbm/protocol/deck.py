@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from nacl.bindings import crypto_core_ed25519_scalar_reduce
 
+from engine._frozen import mutable_value
 from pbm.errors import ProtocolError
 from pbm.i18n import _, pgettext
 from pbm.protocol import group
@@ -77,7 +78,7 @@ def shuffled(rng: Rng, items: list[Any]) -> list[Any]:
     return out
 
 
-@dataclass(slots=True)
+@mutable_value
 class HandCard:
     """A face-down hand card: its point under its owner's layer of key `epoch`; `card` is known to the owner only."""
 
@@ -86,7 +87,7 @@ class HandCard:
     card: int | None = None
 
 
-@dataclass(slots=True)
+@mutable_value
 class PoolRecord:
     """A completed center stack being shuffled back in: its public cards and its points under one player's layer."""
 
@@ -115,7 +116,7 @@ def _unpt(text: Any, what: str, checked: bool = True) -> Point:
     return group.point(text, what) if checked else group.unb64(text, group.SIZE, what)
 
 
-@dataclass(slots=True)
+@mutable_value
 class GameRecord:
     """The protocol's public record of one game, as one player keeps it: every face-down card as a point.
 

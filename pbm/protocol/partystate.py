@@ -12,9 +12,10 @@ import copy
 import dataclasses
 import json
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from engine._frozen import mutable_value
 from engine.cards import Card
 from engine.game import Match
 from engine.rules import Ruleset
@@ -50,7 +51,7 @@ def starter_of(game: int) -> int:
     return (game - 1) % 2
 
 
-@dataclass(slots=True)
+@mutable_value
 class Dealing:
     """The next game's deal while it is under way: the last step made or taken in (1 to 3), and who shuffled first.
 
@@ -90,7 +91,7 @@ class Dealing:
         return d
 
 
-@dataclass(slots=True)
+@mutable_value
 class Outbox:
     """What my next message carries that is made before it is sent: a deal step answered, my turn's reveals and its end."""
 
@@ -129,7 +130,7 @@ class Outbox:
         return out
 
 
-@dataclass(slots=True)
+@mutable_value
 class CheckedEnd:
     """The other player's end of turn once its proofs checked out: what it changes, waiting for the engine to take it in."""
 
@@ -146,7 +147,7 @@ class CheckedEnd:
     checked: bool = False
 
 
-@dataclass(slots=True)
+@mutable_value
 class Staged:
     """What a received turn told this party, checked, waiting for the engine's dealer calls."""
 
@@ -157,7 +158,7 @@ class Staged:
     message: Message | None = None
 
 
-@dataclass(slots=True)
+@mutable_value
 class Snapshot:
     """What a message can change, as :meth:`PartyState.snapshot` took it."""
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import Callable
 
 import pytest
 
-from engine._frozen import frozen_value, maker
+from engine._frozen import frozen_value, maker, mutable_value
 from engine.bots.greedy import GreedyBot
 from engine.cards import Card, CardNotationError
 from engine.dealer import Draw, LocalDealer
@@ -118,3 +119,92 @@ def test_a_value_of_no_field_or_one_hashes_compares_and_shows_as_the_stock_one(a
     if args:
         assert cheap(*args) != cheap(*[a + 1 for a in args])
     assert inspect.signature(cheap) == inspect.signature(stock)
+
+
+def _stock_and_cheap(body: Callable[[], dict[str, object]], **options: bool) -> tuple[type, type]:
+    """The class `body` makes, by dataclasses and by engine._frozen, with the same options (frozen or not, slots, order)."""
+    frozen = options.pop("frozen", True)
+    stock = dataclasses.dataclass(frozen=frozen, **options)(type("R", (), body()))
+    if frozen:
+        return stock, frozen_value(**options)(type("R", (), body()))
+    return stock, mutable_value(slots=options.get("slots", True))(type("R", (), body()))
+
+
+@pytest.mark.parametrize("slots", [True, False])
+def test_a_changeable_value_is_the_record_dataclasses_makes(slots: bool) -> None:
+    def body() -> dict[str, object]:
+        return {
+            "__annotations__": {"a": "int", "items": "list[int]", "seen": "int", "note": "str"},
+            "items": dataclasses.field(default_factory=list),
+            "seen": dataclasses.field(default=0, compare=False, repr=False),
+            "note": dataclasses.field(init=False, default="-"),
+        }
+
+    stock, cheap = _stock_and_cheap(body, frozen=False, slots=slots)
+    for cls in (stock, cheap):
+        v = cls(1)
+        assert (v.a, v.items, v.seen, v.note) == (1, [], 0, "-") and cls(1).items is not v.items
+        v.items.append(2)
+        v.a = 5  # a record changes
+        assert v == cls(5, [2], seen=9) and v != cls(5) and cls.__hash__ is None
+        assert dataclasses.replace(v, a=6).a == 6 and dataclasses.asdict(v) == {"a": 5, "items": [2], "seen": 0, "note": "-"}
+        assert repr(v) == "R(a=5, items=[2], note='-')"
+        assert [f.name for f in dataclasses.fields(cls)] == ["a", "items", "seen", "note"]
+        assert ("__slots__" in cls.__dict__) is slots and cls.__match_args__ == ("a", "items", "seen")
+        assert repr(cls.__dataclass_params__) == repr(stock.__dataclass_params__)
+        with pytest.raises(TypeError):
+            cls(1, note="x")  # type: ignore[call-arg]
+    assert str(inspect.signature(cheap)) == str(inspect.signature(stock))
+
+
+def test_an_ordered_value_sorts_as_the_stock_one_and_keeps_the_methods_it_defines() -> None:
+    def body() -> dict[str, object]:
+        return {"__annotations__": {"rank": "int", "suit": "str"}, "suit": "", "__str__": lambda self: f"{self.rank}{self.suit}"}
+
+    stock, cheap = _stock_and_cheap(body, slots=True, order=True)
+    for cls in (stock, cheap):
+        cards = [cls(3, "s"), cls(1), cls(3, "h"), cls(12, "d")]
+        assert [str(c) for c in sorted(cards)] == ["1", "3h", "3s", "12d"]
+        assert cls(2) < cls(3) and cls(3) >= cls(3, "") and not cls(4) <= cls(3)
+        with pytest.raises(TypeError):
+            assert cls(2) < (3, "")
+        assert repr(cls.__dataclass_params__) == repr(stock.__dataclass_params__)
+    assert sorted([Card(5), Card(2, "s"), Card(2, "h")]) == [Card(2, "h"), Card(2, "s"), Card(5)]  # the engine's own
+    assert repr(Card.parse("Qs")) == "Card.parse('Qs')"  # Card's own __repr__ kept
+
+
+def test_a_value_compiles_its_constructor_only_when_first_needed_and_its_signature_is_there_before() -> None:
+    @frozen_value
+    class Late:
+        a: int
+        b: str = "x"
+
+    assert "_Late" not in repr(Late.__dict__["__init__"]) and Late.__init__.__name__ == "stub"
+    assert list(inspect.signature(Late).parameters) == ["a", "b"]  # asking for it compiles __init__ ...
+    assert Late.__init__.__name__ == "__init__" and Late(1) == Late(1, "x")  # ... which constructs from then on
+
+    class Sub(Late):
+        def __init__(self, n: int) -> None:
+            super().__init__(n, "sub")
+
+    assert list(inspect.signature(Sub).parameters) == ["n"] and Sub(2).b == "sub"  # a subclass's own __init__ is its signature
+
+    @frozen_value
+    class Fresh:
+        a: int
+
+    class Before(Fresh):
+        pass
+
+    assert Before(3).a == 3 and Fresh(4).a == 4  # a subclass met first compiles its base's __init__, for both
+    with pytest.raises(TypeError):
+        Fresh()  # type: ignore[call-arg]
+
+
+def test_a_value_refuses_what_dataclasses_refuses() -> None:
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+        frozen_value(type("Bad", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 1}))
+    with pytest.raises(ValueError, match="mutable default"):
+        mutable_value(type("Bad", (), {"__annotations__": {"a": "list[int]"}, "a": []}))
+    made = frozen_value(type("Kinds", (), {"__annotations__": {"a": "int", "K": "ClassVar[int]"}, "K": 7}))
+    assert [f.name for f in dataclasses.fields(made)] == ["a"] and made.K == 7 and made(1).a == 1
