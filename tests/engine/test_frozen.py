@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from engine._frozen import frozen_value, maker, mutable_value
+from engine._frozen import EARLY_CALLS, frozen_value, maker, mutable_value
 from engine.bots.greedy import GreedyBot
 from engine.cards import Card, CardNotationError
 from engine.dealer import Draw, LocalDealer
@@ -208,3 +208,44 @@ def test_a_value_refuses_what_dataclasses_refuses() -> None:
         mutable_value(type("Bad", (), {"__annotations__": {"a": "list[int]"}, "a": []}))
     made = frozen_value(type("Kinds", (), {"__annotations__": {"a": "int", "K": "ClassVar[int]"}, "K": 7}))
     assert [f.name for f in dataclasses.fields(made)] == ["a"] and made.K == 7 and made(1).a == 1
+
+
+@pytest.mark.parametrize("slots", [True, False])
+@pytest.mark.parametrize("frozen", [True, False])
+def test_a_value_built_before_its_init_is_compiled_is_the_one_built_after(slots: bool, frozen: bool) -> None:
+    def body() -> dict[str, object]:
+        return {
+            "__annotations__": {"a": "int", "b": "int", "c": "list[int]", "d": "str", "e": "int"},
+            "c": dataclasses.field(default_factory=list),
+            "d": "d",
+            "e": dataclasses.field(init=False, default=5),
+            "__post_init__": lambda self: None if self.a >= 0 else (_ for _ in ()).throw(ValueError("negative")),
+        }
+
+    stock, cheap = _stock_and_cheap(body, frozen=frozen, slots=slots)
+    calls: list[tuple[tuple[object, ...], dict[str, object]]] = [
+        ((1, 2), {}),
+        ((1,), {"b": 2, "d": "x"}),
+        ((), {"a": 1, "b": 2, "c": [3]}),
+        ((1, 2, [3], "y"), {}),
+        ((-1, 2), {}),  # __post_init__ refuses it
+        ((1,), {}),  # b missing
+        ((), {}),  # a and b missing
+        ((1, 2, [], "d", 9), {}),  # too many
+        ((1, 2), {"a": 1}),  # a twice
+        ((1, 2), {"e": 1}),  # not a parameter
+    ]
+
+    def outcome(cls: type, args: tuple[object, ...], kwargs: dict[str, object]) -> object:
+        try:
+            made = cls(*args, **kwargs)
+        except (TypeError, ValueError) as e:
+            return type(e), str(e).replace(cls.__qualname__, "R") if "missing" in str(e) or "keyword" in str(e) else ""
+        return dataclasses.astuple(made)
+
+    early = [outcome(cheap, args, kwargs) for args, kwargs in calls]  # the first EARLY_CALLS constructions ...
+    assert len(calls) > EARLY_CALLS
+    later = [outcome(cheap, args, kwargs) for args, kwargs in calls]  # ... and the compiled __init__'s
+    assert cheap.__init__.__name__ == "__init__"
+    assert early == later == [outcome(stock, args, kwargs) for args, kwargs in calls]
+    assert early[0] == (1, 2, [], "d", 5) and early[5][0] is TypeError and early[4][0] is ValueError
