@@ -283,3 +283,28 @@ def test_a_command_that_plays_keeps_the_collector_and_one_that_looks_runs_withou
     for argv, collecting in ((["version"], False), (["--ascii", "games"], False), (["play", "no-such-file"], True)):
         done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=60)
         assert done.stdout.split()[-2:] == [str(collecting), "True"], (argv, done)
+
+
+def test_the_console_command_builds_only_the_command_run_and_help_knows_every_command(tmp_path: Path) -> None:
+    # through main(), as the console script runs it (the in-process runner loads every command): a run of `spite play`
+    # imports play's module alone and builds that command alone; `spite help` needs them all
+    code = (
+        "import sys, pbm.cli, typer.main; from pbm.cli.app import app; sys.argv = ['spite', *sys.argv[1:]]\n"
+        "try:\n    pbm.cli.main()\nexcept SystemExit:\n    pass\n"
+        "print('built:', ' '.join(sorted(typer.main.get_command(app).commands)))"
+    )
+    env = {**os.environ, "SPITE_HOME": str(tmp_path / "home"), "SPITE_LANG": "en", "COLUMNS": "100"}
+
+    def run(*argv: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0, done
+        return done.stdout.splitlines()
+
+    *play_help, built = run("play", "--help")
+    assert built == "built: play"
+    assert run("verify", "--help")[-1] == "built: verify"  # not show, code and games, which its module adds too
+    *help_play, built = run("help", "play")
+    assert "\n".join(help_play).rstrip() == "\n".join(play_help).rstrip() and "spite play" in "".join(help_play)
+    *listed, built = run("help")
+    assert set(built.split()[1:]) >= {"play", "show", "new", "practice", "resign", "mail"}
+    assert all(f" {name} " in "\n".join(listed) for name in ("play", "show", "practice", "resign"))
