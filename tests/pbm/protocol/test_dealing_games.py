@@ -149,3 +149,38 @@ def test_a_turn_cannot_be_sent_before_it_ends() -> None:
     seats[0].play(move)
     with pytest.raises(ProtocolError, match="the turn is not over yet"):
         seats[0].send()
+
+
+def _changeable(value: object) -> list[object]:
+    """Every list, set, dict and record inside `value` (itself included), depth first."""
+    import dataclasses
+
+    found: list[object] = []
+    if isinstance(value, (list, set, dict)) or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+        found.append(value)
+    if isinstance(value, dict):
+        items: list[object] = [*value.keys(), *value.values()]
+    elif isinstance(value, (list, set, tuple)):
+        items = list(value)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        items = [getattr(value, f.name) for f in dataclasses.fields(value)]
+    else:
+        items = []
+    for item in items:
+        found += _changeable(item)
+    return found
+
+
+def test_a_game_record_copies_as_deepcopy_would_sharing_nothing_changeable() -> None:
+    import copy
+
+    seats = make_seats(SMALL, 3)
+    play(seats, ("greedy", "greedy"), seed=3, stop_after_deal=2)  # a record with merged pools, hands and piles
+    record = seats[0].party.game
+    assert record is not None and any(record.hands) and any(record.piles)
+    record.face_up.add(1)
+    copied = copy.deepcopy(record)
+    assert copied == record and copied.to_data() == record.to_data()
+    assert [h.card for hand in copied.hands for h in hand] == [h.card for hand in record.hands for h in hand]
+    shared = {id(v) for v in _changeable(record)} & {id(v) for v in _changeable(copied)}
+    assert not shared  # no list, set or record of the copy is the original's: a rollback puts back what was
