@@ -206,13 +206,14 @@ def _padded(line: Text, width: int) -> Text:
 def beside(blocks: Sequence[Block], gap: int = 1) -> Block:
     """The blocks left to right, tops aligned."""
     height = max((b.height for b in blocks), default=0)
+    widths = [block.width for block in blocks]  # once: each is the widest of its lines
     lines = []
     for row in range(height):
         line = Text()
         for i, block in enumerate(blocks):
             if i:
                 line.append(" " * gap)
-            line.append_text(_padded(block.lines[row] if row < block.height else Text(), block.width))
+            line.append_text(_padded(block.lines[row] if row < block.height else Text(), widths[i]))
         lines.append(line)
     return Block(tuple(lines))
 

@@ -215,7 +215,8 @@ def _board(opened: Opened, below: int = 0) -> None:
     if view is None:
         return
     _fit_screen()
-    session.out.print(render.board(view, _seating(opened), _history(opened), _look(), below))
+    # laid out to the screen's width already: rich need not wrap its lines again
+    session.out.print(render.board(view, _seating(opened), _history(opened), _look(), below), no_wrap=True, overflow="ignore")
 
 
 def _fit_screen() -> None:
