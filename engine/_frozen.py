@@ -329,7 +329,8 @@ def _methods(cls: type, fields: dict[str, dataclasses.Field[Any]], frozen: bool,
             made["__getstate__"], made["__setstate__"] = _getstate, _setstate
     if "__match_args__" not in own:
         made["__match_args__"] = tuple(name for name, f in fields.items() if f.init)
-    made["__replace__"] = _replace
+    if "__replace__" not in own:
+        made["__replace__"] = _replace
     return made
 
 

@@ -179,7 +179,7 @@ def test_a_value_compiles_its_constructor_only_when_first_needed_and_its_signatu
         a: int
         b: str = "x"
 
-    assert "_Late" not in repr(Late.__dict__["__init__"]) and Late.__init__.__name__ == "stub"
+    assert Late.__init__.__name__ == "stub"  # not compiled yet
     assert list(inspect.signature(Late).parameters) == ["a", "b"]  # asking for it compiles __init__ ...
     assert Late.__init__.__name__ == "__init__" and Late(1) == Late(1, "x")  # ... which constructs from then on
 
