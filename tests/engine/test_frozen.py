@@ -173,6 +173,23 @@ def test_an_ordered_value_sorts_as_the_stock_one_and_keeps_the_methods_it_define
     assert repr(Card.parse("Qs")) == "Card.parse('Qs')"  # Card's own __repr__ kept
 
 
+@pytest.mark.parametrize("make", [frozen_value, mutable_value])
+def test_a_value_keeps_a_replace_of_its_own_as_dataclasses_keeps_it(make: Callable[[type], type]) -> None:
+    @make
+    class Own:
+        a: int
+
+        def __replace__(self, **changes: int) -> str:
+            return "its own"
+
+    @make
+    class Plain:
+        a: int
+
+    assert Own(1).__replace__(a=2) == "its own"  # the class's method, not the one values are given
+    assert Plain(1).__replace__(a=2) == Plain(2)  # the one values are given, where a class has none
+
+
 def test_a_value_compiles_its_constructor_only_when_first_needed_and_its_signature_is_there_before() -> None:
     @frozen_value
     class Late:
