@@ -3,14 +3,17 @@
 
 Plays expert vs bfs (the breadth-first-search yardstick of engine/bots/bfs.py, the kind of bot open-source
 games ship), expert vs easy, expert vs normal and normal vs easy (N games each, every deal once from each
-side), then expert vs expert, then expert-peek vs expert (README, G5: an expert that reads its own face-down
-pay-off pile against the plain one), on g4a with LocalDealer, and prints markdown tables: wins, ties, win rate
+side), then expert vs expert-1 (the expert as it played until 6 December 2026, kept under that fixed name as the
+yardstick of a stronger one; 2N games unless told), then expert vs expert, then expert-peek vs expert (README, G5:
+an expert that reads its own face-down pay-off pile against the plain one), on g4a with LocalDealer, and prints
+markdown tables: wins, ties, win rate
 among decided games with its 95% Wilson interval, think time per turn (median and max) and the longest single
 decision, and for expert vs expert the tie rate and mean game length in turns (one save file per turn by mail).
 The last line is all the numbers as JSON.
 
-    python benchmarks/arena_tables.py [--games 1000] [--mirror-games N] [--peek-games N] [--jobs 2] [--seed 0]
-                                      [--think SECONDS] [--tables levels,mirror,peek] [--quick]
+    python benchmarks/arena_tables.py [--games 1000] [--yardstick-games N] [--mirror-games N] [--peek-games N]
+                                      [--jobs 2] [--seed 0] [--think SECONDS] [--tables levels,yardstick,mirror,peek]
+                                      [--quick]
 
 --quick plays 40 games of each (a check that it all runs, not a measurement).
 """
@@ -25,7 +28,7 @@ import time
 from engine.arena import report, run_arena
 
 MATCHUPS = (("expert", "bfs"), ("expert", "easy"), ("expert", "normal"), ("normal", "easy"))
-TABLES = ("levels", "mirror", "peek")
+TABLES = ("levels", "yardstick", "mirror", "peek")
 
 
 def _progress(label: str) -> object:
@@ -87,6 +90,7 @@ def _tables(text: str) -> tuple[str, ...]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per match-up (default 1000)")
+    parser.add_argument("--yardstick-games", type=int, default=None, help="games of expert vs expert-1 (default: 2 x --games)")
     parser.add_argument("--mirror-games", type=int, default=None, help="games of expert vs expert (default: --games)")
     parser.add_argument("--peek-games", type=int, default=None, help="games of expert-peek vs expert (default: --games)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
@@ -101,6 +105,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="40 games of each: a check that it runs, not a measurement")
     args = parser.parse_args()
     games = 40 if args.quick else args.games
+    yardstick_games = 2 * games if args.yardstick_games is None or args.quick else args.yardstick_games
     mirror_games = games if args.mirror_games is None or args.quick else args.mirror_games
     peek_games = games if args.peek_games is None or args.quick else args.peek_games
 
@@ -120,6 +125,12 @@ def main() -> None:
         print("\n## Bot levels\n")
         print(head_to_head_table(results))
         out["matchups"] = results
+    if "yardstick" in args.tables:
+        label = "expert vs expert-1"
+        yardstick, elapsed[label] = play("expert", "expert-1", yardstick_games)
+        print("\n## The expert against expert-1, the expert as it played until 6 December 2026\n")
+        print(head_to_head_table({label: yardstick}))
+        out[label] = yardstick
     if "mirror" in args.tables:
         mirror, elapsed["expert vs expert"] = play("expert", "expert", mirror_games)
         print("\n## Expert against expert\n")

@@ -29,14 +29,15 @@ def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
     `think` is the searching levels' wall-clock guard on one plan (None: their default), which their work budget
     reaches first on an ordinary machine: the same seed plays the same moves at any load. ``bfs`` is a yardstick
     (a breadth-first-search bot of the kind open-source games ship); ``expert-peek`` is the expert of a modified
-    client that knows its own face-down pay-off pile, which only the arena can hand it (README, G5).
+    client that knows its own face-down pay-off pile, which only the arena can hand it (README, G5); ``expert-1`` is the
+    expert as it played until 6 December 2026, the yardstick of a stronger one.
     """
     from engine.bots.bfs import BfsBot
     from engine.bots.expert import DEFAULT_THINK, ExpertBot, PeekingExpertBot
     from engine.bots.greedy import GreedyBot
     from engine.bots.random import RandomBot
 
-    if name in ("normal", "expert"):
+    if name in ("normal", "expert", "expert-1"):
         return ExpertBot(seed, level=name, think=DEFAULT_THINK if think is None else think)
     if name == "expert-peek":
         return PeekingExpertBot(seed, think=DEFAULT_THINK if think is None else think)
@@ -48,4 +49,4 @@ def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
     return maker(seed)
 
 
-BOT_NAMES = ("random", "greedy", "easy", "normal", "expert", "bfs", "expert-peek")
+BOT_NAMES = ("random", "greedy", "easy", "normal", "expert", "bfs", "expert-peek", "expert-1")

@@ -220,7 +220,11 @@ def arena(
     ctx: typer.Context,
     bots: Annotated[
         str,
-        typer.Option("--bots", metavar="BOT,BOT", help=_("Two bots, e.g. expert,easy (random, easy, normal, expert, bfs, expert-peek).")),
+        typer.Option(
+            "--bots",
+            metavar="BOT,BOT",
+            help=_("Two bots, e.g. expert,easy (random, easy, normal, expert, bfs, expert-peek, expert-1)."),
+        ),
     ] = "expert,easy",
     games_: Annotated[int, typer.Option("--games", min=1, metavar="N", help=_("How many games."))] = 100,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help=_("Seed of the deals and the bots."))] = 0,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.bots import BOT_NAMES, make_bot
-from engine.bots.expert import ExpertBot
+from engine.bots.expert import LEVELS, ExpertBot
 from engine.bots.greedy import GreedyBot
 from engine.bots.sampling import determinize, unseen_cards
 from engine.bots.search import Table, chain_chance, rank_counts, turn_lines
@@ -190,8 +190,13 @@ def test_the_determinized_game_matches_the_view_and_holds_every_card_once() -> N
 
 
 def test_the_levels_are_named() -> None:
-    assert {"random", "greedy", "easy", "normal", "expert"} <= set(BOT_NAMES)
+    assert {"random", "greedy", "easy", "normal", "expert", "expert-1"} <= set(BOT_NAMES)
     assert isinstance(make_bot("easy"), GreedyBot)
+    yardstick = make_bot("expert-1")
+    assert isinstance(yardstick, ExpertBot) and yardstick.name == "expert-1"
+    # the yardstick is the expert it replaced: the same budgets, its own weights (its games: test_same_games.py)
+    assert dataclasses.replace(LEVELS["expert-1"], name="expert", weights=LEVELS["expert"].weights) == LEVELS["expert"]
+    assert LEVELS["expert-1"].weights != LEVELS["expert"].weights
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
 

@@ -38,7 +38,7 @@ def test_arena_refuses_an_unknown_bot_in_one_line(tmp_path: Path) -> None:
     run = spite(tmp_path, "arena", "--bots", "expert,grandmaster", "--games", "2")
     assert run.exit_code == 2  # a usage error, like any other bad option value
     assert (
-        run.stderr == "spite: --bots: unknown bot 'grandmaster'; known: random, greedy, easy, normal, expert, bfs, expert-peek"
+        run.stderr == "spite: --bots: unknown bot 'grandmaster'; known: random, greedy, easy, normal, expert, bfs, expert-peek, expert-1"
         " (see 'spite arena --help')\n"
     )
 
