@@ -6,9 +6,9 @@ games ship), expert vs easy, expert vs normal and normal vs easy (N games each, 
 side), then expert vs expert-1 (the expert as it played until 6 December 2026, kept under that fixed name as the
 yardstick of a stronger one; 2N games unless told), then expert vs expert, then expert-peek vs expert (README, G5:
 an expert that reads its own face-down pay-off pile against the plain one), on g4a with LocalDealer, and prints
-markdown tables: wins, ties, win rate
-among decided games with its 95% Wilson interval, think time per turn (median and max) and the longest single
-decision, and for expert vs expert the tie rate and mean game length in turns (one save file per turn by mail).
+markdown tables: wins, ties, win rate among decided games with its 95% Wilson interval, think time per turn (median
+and max) and the longest single decision, and for expert vs expert the tie rate and mean game length in turns (one
+save file per turn by mail).
 The last line is all the numbers as JSON.
 
     python benchmarks/arena_tables.py [--games 1000] [--yardstick-games N] [--mirror-games N] [--peek-games N]
@@ -105,7 +105,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="40 games of each: a check that it runs, not a measurement")
     args = parser.parse_args()
     games = 40 if args.quick else args.games
-    yardstick_games = 2 * games if args.yardstick_games is None or args.quick else args.yardstick_games
+    yardstick_games = games if args.quick else 2 * games if args.yardstick_games is None else args.yardstick_games
     mirror_games = games if args.mirror_games is None or args.quick else args.mirror_games
     peek_games = games if args.peek_games is None or args.quick else args.peek_games
 
