@@ -177,6 +177,18 @@ def drawn_board(output: str) -> list[str]:
     return lines[start : end + 1]
 
 
+MATCH_HEADER = re.compile(r"[0-9a-f]{8} · ")  # the board's first line names the match: "Match 1a2b3c4d · game 1"
+
+
+def drawn_boards(output: str) -> list[list[str]]:
+    """Each board in a command's output, as :func:`drawn_board` draws it: a turn that ends the game (``play --auto``
+    whose bot plays the last pay-off card) prints the board it started from and then the board the game ended on."""
+    lines = output.splitlines()
+    starts = [i for i, line in enumerate(lines) if MATCH_HEADER.search(line)] or [0]
+    ends = [*starts[1:], len(lines)]
+    return [drawn_board("\n".join(lines[start:end])) for start, end in zip(starts, ends, strict=True)]
+
+
 FILE_NAME = re.compile(r"spite-[0-9a-f]{8}-g\d+-t\d+(?:-[a-z0-9]+)*\.toml")
 FILE_TAIL = re.compile(r"(?<![\w-])[\w-]*g\d+-t\d+(?:-[a-z0-9]+)*\.toml")
 

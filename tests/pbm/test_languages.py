@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import HAS_PTY
-from language_tour import ALICE, BOB, HEIGHT, WIDTH, Tour, boards, cut_file_names, drawn_board, too_wide, tour
+from language_tour import ALICE, BOB, HEIGHT, WIDTH, Tour, boards, cut_file_names, drawn_boards, too_wide, tour
 
 from pbm.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
@@ -59,7 +59,8 @@ def test_a_match_by_files_speaks_the_language_and_fits_80_columns(toured: tuple[
     assert not wide, "\n".join(wide[:10])
     assert not cut_file_names(seen), cut_file_names(seen)  # a command a player copies is never cut inside a word
     for board in boards(seen):
-        assert len(drawn_board(board)) <= HEIGHT - 2, board  # the header and the table, with room for the log and a prompt
+        for drawn in drawn_boards(board):  # the board a turn starts from, and the one a game ends on
+            assert len(drawn) <= HEIGHT - 2, board  # the header and the table, with room for the log and a prompt
 
 
 # --- practice at a terminal, typed in the language ---
