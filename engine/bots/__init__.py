@@ -33,11 +33,11 @@ def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
     expert as it played until 6 December 2026, the yardstick of a stronger one.
     """
     from engine.bots.bfs import BfsBot
-    from engine.bots.expert import DEFAULT_THINK, ExpertBot, PeekingExpertBot
+    from engine.bots.expert import DEFAULT_THINK, LEVELS, ExpertBot, PeekingExpertBot
     from engine.bots.greedy import GreedyBot
     from engine.bots.random import RandomBot
 
-    if name in ("normal", "expert", "expert-1"):
+    if name in LEVELS:  # normal, expert and expert-1: one searching bot at its level's budgets and weights
         return ExpertBot(seed, level=name, think=DEFAULT_THINK if think is None else think)
     if name == "expert-peek":
         return PeekingExpertBot(seed, think=DEFAULT_THINK if think is None else think)
