@@ -13,7 +13,7 @@ same as JSON.
     python benchmarks/screen_level.py '{"weights": {"danger": 7}}' --judgement --deals 1000 --seed 21
 
 A gain against today's expert need not carry over to expert-1 (README): screen against the yardstick the goal names.
-Worker processes (``--jobs``) need the fork start method (Linux); elsewhere the screen plays in one process.
+Worker processes (``--jobs``) are forked where the system can fork (Linux, macOS); elsewhere the screen plays in one.
 """
 
 from __future__ import annotations
@@ -90,7 +90,10 @@ def main() -> None:
         against = JUDGEMENT
     if args.deals < 1 or args.jobs < 1:
         parser.error("--deals and --jobs must be at least 1")
-    jobs = args.jobs if multiprocessing.get_start_method() == "fork" else 1  # spawned workers would not know the variant
+    jobs = 1  # workers started afresh (spawn, forkserver) would not know the variant: only forked ones do
+    if "fork" in multiprocessing.get_all_start_methods():
+        multiprocessing.set_start_method("fork", force=True)
+        jobs = args.jobs
     start = time.perf_counter()
     result = report(run_arena(VARIANT, against, 2 * args.deals, seed=args.seed, jobs=jobs))
     mine, theirs = result["bots"].values()

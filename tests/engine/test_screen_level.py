@@ -19,7 +19,7 @@ SPEC.loader.exec_module(screen_level)
 def test_a_variant_changes_only_what_it_names() -> None:
     expert, old = LEVELS["expert"], LEVELS["expert-1"]
     weights = {f.name: getattr(expert.weights, f.name) for f in dataclasses.fields(expert.weights)}
-    assert screen_level.variant_of(old, {"weights": weights}, name="expert") == expert  # today's expert is expert-1 so changed
+    assert screen_level.variant_of(old, {"weights": weights}, name="expert") == expert  # expert-1 with today's weights
     variant = screen_level.variant_of(expert, {"static": 1.6, "weights": {"bury": 0.4}})
     assert variant.name == "variant" and variant.static == 1.6 and variant.weights.bury == 0.4
     assert dataclasses.replace(variant, name="expert", static=expert.static, weights=expert.weights) == expert
