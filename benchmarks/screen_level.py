@@ -62,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("changes", help='the variant\'s changes as JSON, e.g. \'{"static": 1.6, "weights": {"bury": 0.4}}\'')
     parser.add_argument("--base", default="expert", choices=list(LEVELS), help="the level the changes apply to (default expert)")
-    parser.add_argument("--against", default="expert-1", help=f"the yardstick: one of {', '.join(BOT_NAMES)} (default expert-1)")
+    parser.add_argument("--against", default="expert-1", choices=BOT_NAMES, help="the yardstick (default expert-1)")
     parser.add_argument(
         "--judgement", action="store_true", help="both sides judge a turn's end alone, without sampling (--against a level)"
     )
@@ -81,8 +81,6 @@ def main() -> None:
     except (ValueError, TypeError) as exc:
         parser.error(str(exc))
     against = args.against
-    if against not in BOT_NAMES:
-        parser.error(f"unknown yardstick {against!r}; known: {', '.join(BOT_NAMES)}")
     if args.judgement:
         if against not in LEVELS:
             parser.error(f"--judgement needs a level to play against: {', '.join(name for name in LEVELS if name != VARIANT)}")
