@@ -11,6 +11,10 @@ same as JSON.
 
     python benchmarks/screen_level.py '{"static": 1.6}' --deals 1000 --seed 0
     python benchmarks/screen_level.py '{"weights": {"danger": 7}}' --judgement --deals 1000 --seed 21
+    python benchmarks/screen_level.py '{}' --judgement --sees-draws --deals 1000 --seed 21
+
+``--sees-draws`` measures a ceiling, not a bot: the variant reads the stock, and its judgement knows the cards it will
+draw next turn (engine.bots.heuristics.prospect), which no fair player can.
 
 A gain against today's expert need not carry over to expert-1 (README): screen against the yardstick the goal names.
 Worker processes (``--jobs``) are forked where the system can fork (Linux, macOS); elsewhere the screen plays in one.
@@ -23,12 +27,17 @@ import dataclasses
 import json
 import multiprocessing
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import engine.arena
 from engine.arena import report, run_arena
-from engine.bots import BOT_NAMES
-from engine.bots.expert import LEVELS, Level
-from engine.bots.heuristics import Weights
+from engine.bots import BOT_NAMES, Bot, make_bot
+from engine.bots.expert import DEFAULT_THINK, LEVELS, ExpertBot, Level
+from engine.bots.heuristics import Context, Weights
+from engine.cards import Card
+from engine.dealer import Dealer, LocalDealer
+from engine.state import PlayerView
 
 VARIANT = "variant"
 JUDGEMENT = "judgement"
@@ -58,6 +67,42 @@ def variant_of(base: Level, changes: dict[str, Any], name: str = VARIANT) -> Lev
     return dataclasses.replace(base, name=name, weights=dataclasses.replace(base.weights, **weights), **plain)
 
 
+class DrawsSeer(ExpertBot):
+    """The variant where it reads the stock (``--sees-draws``): its judgement knows the ranks it draws next turn, after
+    the opponent's draw. A ceiling on what knowing them is worth, never a fair bot."""
+
+    def __init__(self, seed: int = 0, think: float = DEFAULT_THINK) -> None:
+        super().__init__(seed, level=VARIANT, think=think)
+        self.stock: Callable[[], Sequence[Card]] | None = None  # the dealer's stock, top last
+
+    def _context(self, view: PlayerView) -> Context:
+        ctx = super()._context(view)
+        if self.stock is None:
+            raise RuntimeError("the ceiling plays only where it is given the stock (an arena game)")
+        their_draw = max(0, view.ruleset.hand_size - view.opponent.hand_count)
+        ranks = [card.rank for card in reversed(self.stock())]
+        return dataclasses.replace(ctx, draws=tuple(ranks[their_draw:]))
+
+
+def let_variant_see_draws() -> None:
+    """Make the arena's variant a :class:`DrawsSeer` and hand it the stock of each game it plays (a local dealer's)."""
+    show_piles = engine.arena.show_own_piles
+
+    def make(name: str, seed: int = 0, think: float | None = None) -> Bot:
+        if name == VARIANT:
+            return DrawsSeer(seed, DEFAULT_THINK if think is None else think)
+        return make_bot(name, seed, think)
+
+    def show(bots: tuple[Bot, Bot], dealer: Dealer) -> None:
+        show_piles(bots, dealer)
+        for bot in bots:
+            if isinstance(bot, DrawsSeer) and isinstance(dealer, LocalDealer):
+                bot.stock = lambda dealer=dealer: dealer.stock
+
+    engine.arena.make_bot = make  # type: ignore[assignment]
+    engine.arena.show_own_piles = show
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("changes", help='the variant\'s changes as JSON, e.g. \'{"static": 1.6, "weights": {"bury": 0.4}}\'')
@@ -65,6 +110,9 @@ def main() -> None:
     parser.add_argument("--against", default="expert-1", choices=BOT_NAMES, help="the yardstick (default expert-1)")
     parser.add_argument(
         "--judgement", action="store_true", help="both sides judge a turn's end alone, without sampling (--against a level)"
+    )
+    parser.add_argument(
+        "--sees-draws", action="store_true", help="a ceiling, not a bot: the variant's judgement knows its next turn's draws"
     )
     parser.add_argument("--deals", type=int, default=400, help="deals, each played from both sides (default 400)")
     parser.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
@@ -92,17 +140,31 @@ def main() -> None:
     if "fork" in multiprocessing.get_all_start_methods():
         multiprocessing.set_start_method("fork", force=True)
         jobs = args.jobs
+    if args.sees_draws:
+        let_variant_see_draws()
     start = time.perf_counter()
     result = report(run_arena(VARIANT, against, 2 * args.deals, seed=args.seed, jobs=jobs))
     mine, theirs = result["bots"].values()
     lo, hi = mine["ci95"]
     print(
-        f"{args.changes} vs {args.against}{' (judgement alone)' if args.judgement else ''}, seed {args.seed}: "
+        f"{args.changes}{' seeing its draws' if args.sees_draws else ''} vs {args.against}"
+        f"{' (judgement alone)' if args.judgement else ''}, seed {args.seed}: "
         f"{mine['wins']}-{theirs['wins']}, {result['ties']} ties: "
         f"{mine['win_rate']:.1%} ({lo:.1%} - {hi:.1%}) of {mine['wins'] + theirs['wins']} decided; think median "
         f"{mine['think_median_s'] * 1000:.1f} ms, max {mine['think_max_s'] * 1000:.0f} ms; {time.perf_counter() - start:.0f} s"
     )
-    print(json.dumps({"changes": changes, "against": args.against, "judgement": args.judgement, "seed": args.seed, "result": result}))
+    print(
+        json.dumps(
+            {
+                "changes": changes,
+                "against": args.against,
+                "judgement": args.judgement,
+                "sees_draws": args.sees_draws,
+                "seed": args.seed,
+                "result": result,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

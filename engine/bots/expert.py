@@ -107,7 +107,7 @@ class ExpertBot:
     def _make_plan(self, view: PlayerView) -> list[Move]:
         """The moves of the best line: up to a pay-off play if one is reachable, else to the end of the turn."""
         table = Table.of(view)
-        ctx = Context.of(view)
+        ctx = self._context(view)
         weights = self.level.weights
         lines = turn_lines(table, self.level.nodes)
         reaching = [line for line in lines if line.payoff]
@@ -123,6 +123,10 @@ class ExpertBot:
             best = [best[self._sample(view, best)]]
         _, line, end = best[0]
         return [*line.moves, end]
+
+    def _context(self, view: PlayerView) -> Context:
+        """What the judgement knows of `view` (a ceiling that reads the stock knows more: benchmarks/screen_level.py)."""
+        return Context.of(view)
 
     def _sample(self, view: PlayerView, endings: list[Ending]) -> int:
         """Index of the ending with the best mean over sampled deals, greedy replies and our searched next turn, plus a share

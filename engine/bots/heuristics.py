@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import field
 
 from engine._frozen import frozen_value
+from engine.bots.bfs import payoff_line
 from engine.bots.search import Line, Ranks, rank_counts, reach_chance
 from engine.cards import KING
 from engine.moves import Move
@@ -26,6 +27,8 @@ class Context:
     opp_draws: int
     hand_size: int
     complete_at: int
+    king_starts: bool = True
+    draws: Ranks | None = None  # the ranks the mover draws next turn, next first: given only to a ceiling (benchmarks)
     dangers: dict[Ranks, float] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -50,6 +53,7 @@ class Context:
             opp_draws=opp_draws,
             hand_size=view.ruleset.hand_size,
             complete_at=view.ruleset.complete_at,
+            king_starts=view.ruleset.king_starts_center,
         )
 
 
@@ -63,9 +67,17 @@ def danger(ctx: Context, center: Ranks) -> float:
 
 
 def prospect(ctx: Context, center: Ranks, hand: Ranks, side: tuple[Ranks, ...]) -> float:
-    """Rough chance that we play our pay-off top next turn if the center stayed as it is."""
-    tops = rank_counts(pile[-1] for pile in side if pile)
+    """Rough chance that we play our pay-off top next turn if the center stayed as it is.
+
+    Where `ctx` knows the draws to come (a ceiling that reads the stock, never a fair bot), it is 1 or 0: whether the
+    search of our next turn reaches the card with the hand those draws make.
+    """
     draws = max(0, ctx.hand_size - len(hand))
+    if ctx.draws is not None and ctx.my_top is not None:
+        full = tuple(sorted(hand + ctx.draws[:draws]))
+        line = payoff_line(full, side, tuple(sorted(center)), ctx.my_top, ctx.king_starts, ctx.complete_at)
+        return 0.0 if line is None else 1.0
+    tops = rank_counts(pile[-1] for pile in side if pile)
     return reach_chance(center, ctx.my_top, ctx.complete_at, tops, ctx.unseen, draws, rank_counts(hand))
 
 

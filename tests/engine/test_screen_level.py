@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
+import engine.arena
 from engine.bots.expert import LEVELS
+from engine.bots.heuristics import Context, prospect
+from engine.dealer import LocalDealer
+from engine.game import new_game
+from engine.rules import G4A
+from engine.state import PlayerView
 
 SPEC = importlib.util.spec_from_file_location("screen_level", Path(__file__).resolve().parents[2] / "benchmarks" / "screen_level.py")
 assert SPEC is not None and SPEC.loader is not None
@@ -41,3 +47,37 @@ def test_a_variant_changes_only_what_it_names() -> None:
 def test_a_variant_refuses_what_is_not_a_level_field_or_not_a_number_in_range(changes: dict) -> None:
     with pytest.raises(ValueError):
         screen_level.variant_of(LEVELS["expert"], changes)
+
+
+def test_prospect_knowing_the_draws_is_whether_the_next_turn_reaches_the_card() -> None:
+    ctx = Context(unseen=[0] + [8] * 13, my_top=5, opp_top=None, opp_tops=[0] * 14, opp_draws=5, hand_size=5, complete_at=12)
+    center, side = (3, 0, 0), ((), (), (), ())
+    guess = prospect(ctx, center, (), side)
+    assert 0.0 < guess < 1.0  # a fair judgement only guesses
+    assert prospect(dataclasses.replace(ctx, draws=(4, 9, 9, 9, 9, 4)), center, (), side) == 1.0  # the 4 comes
+    assert prospect(dataclasses.replace(ctx, draws=(9, 9, 9, 9, 9, 4)), center, (), side) == 0.0  # it comes a draw too late
+    assert prospect(dataclasses.replace(ctx, draws=(4,)), center, (9, 9, 9, 9), side) == 1.0  # four kept: one drawn
+    assert prospect(dataclasses.replace(ctx, draws=(4,)), center, (9, 9, 9, 9, 9), side) == 0.0  # a full hand draws none
+
+
+def test_the_ceiling_reads_the_draws_that_follow_the_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LEVELS, screen_level.VARIANT, screen_level.variant_of(LEVELS["expert"], screen_level.ALONE))
+    monkeypatch.setattr(engine.arena, "make_bot", engine.arena.make_bot)  # undone after the test, as the next two are
+    monkeypatch.setattr(engine.arena, "show_own_piles", engine.arena.show_own_piles)
+    with pytest.raises(RuntimeError, match="given the stock"):
+        screen_level.DrawsSeer().plan(new_game(LocalDealer(1), G4A).view(0))
+    seen: list[tuple[PlayerView, tuple[int, ...], tuple[int, ...] | None]] = []
+    context = screen_level.DrawsSeer._context
+
+    def spy(bot: screen_level.DrawsSeer, view: PlayerView) -> Context:
+        ctx = context(bot, view)
+        assert bot.stock is not None
+        seen.append((view, tuple(card.rank for card in reversed(bot.stock())), ctx.draws))
+        return ctx
+
+    monkeypatch.setattr(screen_level.DrawsSeer, "_context", spy)
+    screen_level.let_variant_see_draws()
+    result = engine.arena.play_arena_game((screen_level.VARIANT, "expert-1"), seed=0, number=0)
+    assert result.winner in (0, 1, None) and len(seen) > 10
+    for view, stock, draws in seen:
+        assert draws == stock[G4A.hand_size - view.opponent.hand_count :]  # the opponent draws first
