@@ -69,7 +69,8 @@ def variant_of(base: Level, changes: dict[str, Any], name: str = VARIANT) -> Lev
 
 class DrawsSeer(ExpertBot):
     """The variant where it reads the stock (``--sees-draws``): its judgement knows the ranks it draws next turn, after
-    the opponent's draw. A ceiling on what knowing them is worth, never a fair bot."""
+    the opponent's draw, as the stock lies now (completed stacks shuffled in at the turn's end are not foreseen). A
+    ceiling on what knowing them is worth, never a fair bot."""
 
     def __init__(self, seed: int = 0, think: float = DEFAULT_THINK) -> None:
         super().__init__(seed, level=VARIANT, think=think)

@@ -62,7 +62,8 @@ def test_prospect_knowing_the_draws_is_whether_the_next_turn_reaches_the_card() 
 
 def test_the_ceiling_reads_the_draws_that_follow_the_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(LEVELS, screen_level.VARIANT, screen_level.variant_of(LEVELS["expert"], screen_level.ALONE))
-    monkeypatch.setattr(engine.arena, "make_bot", engine.arena.make_bot)  # undone after the test, as the next two are
+    # recorded first, so that what let_variant_see_draws replaces in the arena is put back after the test
+    monkeypatch.setattr(engine.arena, "make_bot", engine.arena.make_bot)
     monkeypatch.setattr(engine.arena, "show_own_piles", engine.arena.show_own_piles)
     with pytest.raises(RuntimeError, match="given the stock"):
         screen_level.DrawsSeer().plan(new_game(LocalDealer(1), G4A).view(0))
