@@ -79,6 +79,6 @@ def test_the_ceiling_reads_the_draws_that_follow_the_opponents(monkeypatch: pyte
     monkeypatch.setattr(screen_level.DrawsSeer, "_context", spy)
     screen_level.let_variant_see_draws()
     result = engine.arena.play_arena_game((screen_level.VARIANT, "expert-1"), seed=0, number=0)
-    assert result.winner in (0, 1, None) and len(seen) > 10
+    assert result.turns > 0 and len(seen) > 10  # the ceiling planned many times in a whole game
     for view, stock, draws in seen:
         assert draws == stock[G4A.hand_size - view.opponent.hand_count :]  # the opponent draws first
